@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: MIT
+# pdtools: one non-recursive GNU Makefile.
+#
+#   make                 build every tool into bin/
+#   make check           build and run every test (SANITIZE=1: with ASan+UBSan)
+#   make bench           time the tools against cat and perf (see BENCHMARKS.md)
+#   make demo            a real pipeline, end to end
+#   make deps            install the Debian packages build and tests need
+#   make install         PREFIX=/usr/local DESTDIR= (binaries and man pages)
+#   make V=1             show full commands
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DESTDIR ?=
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+INSTALL ?= install
+PKG_CONFIG ?= pkg-config
+
+VERSION := 0.1.0
+
+# The project's flags stay apart from CFLAGS, so a user's CFLAGS never
+# drop the warnings.
+PD_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter -D_GNU_SOURCE \
+	-DPD_VERSION='"$(VERSION)"' -I.
+PD_LDFLAGS := -Wl,--as-needed
+
+PKGS := libzstd libelf libdw
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+
+# SANITIZE=1 builds into its own tree, so the two builds never mix.
+ifeq ($(SANITIZE),1)
+B := build/san
+PD_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+PD_LDFLAGS += -fsanitize=address,undefined
+OUT := $(B)/bin
+else
+B := build
+OUT := bin
+endif
+
+ifneq ($(V),1)
+Q = @
+qcc = @printf '  CC      %s\n' $@;
+qld = @printf '  LD      %s\n' $@;
+qar = @printf '  AR      %s\n' $@;
+endif
+
+LIB_SRC := $(sort $(wildcard libcommon/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+LIB := $(B)/libcommon.a
+
+# A tool is a folder pdX holding pdX.c; every .c in it is part of the tool.
+TOOLS := $(sort $(patsubst %/,%,$(dir $(wildcard pd*/pd*.c))))
+TOOLS := $(foreach t,$(TOOLS),$(if $(wildcard $(t)/$(t).c),$(t)))
+BINS := $(TOOLS:%=$(OUT)/%)
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+HELPER_SRC := $(sort $(wildcard tests/gen/*.c tests/bench/*.c))
+HELPER_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(HELPER_SRC))
+
+MANS := $(sort $(wildcard man/*.[1-8]))
+
+all: $(BINS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(qcc)$(CC) $(PD_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(CPPFLAGS) \
+		-MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	$(qar)rm -f $@ && $(AR) rcs $@ $^
+
+define tool_rule
+$(OUT)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(1)/*.c)) $(LIB)
+	@mkdir -p $$(@D)
+	$$(qld)$$(CC) $$(PD_LDFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(PKG_LIBS) -lm
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+$(B)/tests/%: $(B)/tests/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/tests/test_%.o: tests/unit/test_%.c
+	@mkdir -p $(@D)
+	$(qcc)$(CC) $(PD_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+.SECONDARY:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# Tests: one runner for unit, cli and interop cases; its last line is
+# "N passed, N failed, N skipped".
+# The sub-make sees the packages deps-check may just have installed.
+check: deps-check
+	$(Q)$(MAKE) --no-print-directory check-run
+
+check-run: $(BINS) $(UNIT_BIN) $(HELPER_BIN)
+	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
+		PD_SANITIZE=$(SANITIZE) sh tests/run.sh $(TESTS)
+
+bench: $(BINS) $(HELPER_BIN)
+	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
+		sh tests/bench/bench.sh
+
+demo: deps-check
+	$(Q)$(MAKE) --no-print-directory demo-run
+
+demo-run: $(BINS)
+	$(Q)PD_BIN=$(CURDIR)/$(OUT) sh tests/demo.sh
+
+# Debian packages for build and tests. As root they are installed;
+# otherwise the exact command is printed.
+DEB_PKGS := gcc make libelf-dev libdw-dev libzstd-dev pkg-config \
+	linux-perf mandoc man-db time zstd clang
+deps:
+	$(Q)sh tests/deps.sh install $(DEB_PKGS)
+
+# Installs only what is missing (as root), so `make check` and `make demo`
+# work on a fresh machine; a non-root user gets the apt-get line.
+deps-check:
+	$(Q)sh tests/deps.sh missing $(DEB_PKGS)
+
+install: $(BINS)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
+	for m in $(MANS); do \
+		s=$${m##*.}; \
+		$(INSTALL) -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	done
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%)
+	for m in $(MANS); do \
+		rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m#man/}; \
+	done
+
+clean:
+	rm -rf build bin
+
+.PHONY: all check check-run bench demo demo-run deps deps-check install uninstall clean

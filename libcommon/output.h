@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where a tool's binary stream goes: standard output (never a terminal),
+ * or -o FILE, written to a temporary file beside FILE and renamed over it
+ * only when the tool succeeds (OpenBSD sort's shape). Like msg, this is
+ * tool support: it prints its own one-line errors.
+ */
+#ifndef PD_OUTPUT_H
+#define PD_OUTPUT_H
+
+struct pd_output {
+	int		 fd;
+	const char	*name;		/* for messages */
+	const char	*path;		/* -o FILE, or NULL */
+	char		*tmp;		/* the temporary file being written */
+};
+
+/* Opens path (NULL: stdout). 0, or -1 after printing why. */
+int	pd_output_open(struct pd_output *, const char *path);
+
+/*
+ * Closes the output; with `keep`, renames the temporary file into place,
+ * else removes it. 0, or -1 after printing why.
+ */
+int	pd_output_close(struct pd_output *, int keep);
+
+/* Removes a temporary file after a failure (safe to call any time). */
+void	pd_output_abort(struct pd_output *);
+
+#endif /* PD_OUTPUT_H */

@@ -1,0 +1,885 @@
+/* SPDX-License-Identifier: MIT */
+#include "libcommon/reader.h"
+
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libcommon/evlist.h"
+#include "libcommon/perf.h"
+#include "libcommon/swap.h"
+#include "libcommon/zdec.h"
+
+/*
+ * The input buffer. A record is at most 64 KiB, so with a 1 MiB buffer a
+ * whole record is always contiguous after at most one memmove of the
+ * unread tail; big reads keep the syscall count low.
+ */
+#define BUF_SIZE	(1024 * 1024)
+
+enum phase {
+	PH_ATTRS,		/* file mode: one HEADER_ATTR per attr */
+	PH_FEATURES,		/* file mode: one HEADER_FEATURE per section */
+	PH_TRACING,		/* file mode: HEADER_TRACING_DATA */
+	PH_BUILD_IDS,		/* file mode: HEADER_BUILD_ID records */
+	PH_DATA,		/* records from the input: the pipe, or data */
+	PH_DONE
+};
+
+struct section {
+	uint64_t	offset;
+	uint64_t	size;
+};
+
+struct pd_reader {
+	int		 fd;
+	int		 own_fd;
+	int		 flags;
+	char		*name;
+	struct pd_err	 err;
+	struct pd_evlist evlist;
+	int		 swapped;
+	int		 file_mode;
+	enum phase	 phase;
+
+	unsigned char	*buf;
+	size_t		 pos, end;	/* unread bytes are buf[pos, end) */
+	uint64_t	 buf_off;	/* input offset of buf[0] */
+	uint64_t	 limit;		/* input offset where reading stops */
+	int		 eof;
+
+	uint64_t	 payload_left;	/* out-of-band bytes still unread */
+	uint64_t	 payload_pad;	/* zero bytes to add (file tracing) */
+	uint64_t	 payload_src;	/* file offset of payload (file mode) */
+	int		 payload_pread;	/* payload comes from the file */
+
+	/* file mode */
+	uint64_t	 file_size;
+	uint64_t	 attr_size;
+	struct section	 attrs, data;
+	uint64_t	 nattrs, attr_i;
+	uint8_t		 feat_bits[PD_FEAT_BITS / 8];
+	struct section	 feats[PD_FEAT_BITS];
+	unsigned	 feat_i;
+	uint64_t	 bid_off;	/* next build-id entry in section 2 */
+	unsigned char	*synth;		/* a synthesized record */
+
+	/* decompressed records (PD_RD_DECOMPRESS) */
+	struct pd_zdec	*zdec;
+	uint64_t	 zrec_off;	/* offset of the COMPRESSED record */
+
+	unsigned	 ndropped;
+	char		 dropped[128];
+};
+
+static const char stdin_name[] = "<stdin>";
+
+static void
+drop(struct pd_reader *rd, const char *what)
+{
+	rd->ndropped++;
+	snprintf(rd->dropped, sizeof(rd->dropped), "%s", what);
+}
+
+static uint64_t
+get64(const struct pd_reader *rd, const void *p)
+{
+	uint64_t v = pd_get_u64(p);
+
+	return rd->swapped ? bswap_64(v) : v;
+}
+
+/* Reads more input into the buffer; 1 read, 0 end of input, -1 error. */
+static int
+fill(struct pd_reader *rd)
+{
+	uint64_t at = rd->buf_off + rd->end, want;
+	ssize_t n;
+
+	if (rd->eof || at >= rd->limit)
+		return 0;
+	if (rd->pos > 0 && rd->end == BUF_SIZE) {
+		memmove(rd->buf, rd->buf + rd->pos, rd->end - rd->pos);
+		rd->end -= rd->pos;
+		rd->buf_off += rd->pos;
+		rd->pos = 0;
+	}
+	want = BUF_SIZE - rd->end;
+	if (want > rd->limit - at)
+		want = rd->limit - at;
+	do
+		n = read(rd->fd, rd->buf + rd->end, want);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return pd_err_io(&rd->err, errno, "read");
+	if (n == 0) {
+		rd->eof = 1;
+		return 0;
+	}
+	rd->end += n;
+	return 1;
+}
+
+/* Makes n bytes at pos contiguous; 1, 0 when the input ends first, -1. */
+static int
+ensure(struct pd_reader *rd, size_t n)
+{
+	int r;
+
+	while (rd->end - rd->pos < n) {
+		if (rd->pos > 0 && rd->pos + n > BUF_SIZE) {
+			memmove(rd->buf, rd->buf + rd->pos,
+			    rd->end - rd->pos);
+			rd->end -= rd->pos;
+			rd->buf_off += rd->pos;
+			rd->pos = 0;
+		}
+		if ((r = fill(rd)) <= 0)
+			return r;
+	}
+	return 1;
+}
+
+static int
+pread_all(struct pd_reader *rd, void *p, size_t n, uint64_t off,
+    const char *what)
+{
+	ssize_t r;
+	size_t done = 0;
+
+	if (off > rd->file_size || n > rd->file_size - off)
+		return pd_err_set(&rd->err, off,
+		    "%s (%zu bytes) runs past the end of the file", what, n);
+	while (done < n) {
+		r = pread(rd->fd, (char *)p + done, n - done, off + done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return pd_err_io(&rd->err, errno, "read");
+		if (r == 0)
+			return pd_err_set(&rd->err, off + done,
+			    "%s: unexpected end of file", what);
+		done += r;
+	}
+	return 0;
+}
+
+static int
+file_section(struct pd_reader *rd, const unsigned char *p, struct section *s,
+    const char *what, uint64_t at)
+{
+	s->offset = get64(rd, p);
+	s->size = get64(rd, p + 8);
+	if (s->offset > rd->file_size || s->size > rd->file_size - s->offset)
+		return pd_err_set(&rd->err, at,
+		    "%s section [0x%" PRIx64 ", +0x%" PRIx64 ") runs past "
+		    "the end of the file (0x%" PRIx64 ")", what, s->offset,
+		    s->size, rd->file_size);
+	return 0;
+}
+
+static int
+file_open(struct pd_reader *rd, uint64_t hdr_size)
+{
+	unsigned char h[PD_FILE_HDR_SIZE];
+	unsigned char *tab = NULL;
+	struct stat st;
+	unsigned i, n;
+	int r = -1;
+
+	if (fstat(rd->fd, &st) < 0)
+		return pd_err_io(&rd->err, errno, "fstat");
+	if (!S_ISREG(st.st_mode) || lseek(rd->fd, 0, SEEK_CUR) < 0)
+		return pd_err_set(&rd->err, 0, "file-mode perf.data must be "
+		    "a regular file, not a pipe (use pdcat FILE)");
+	rd->file_mode = 1;
+	rd->file_size = st.st_size;
+	memset(h, 0, sizeof(h));
+	if (pread_all(rd, h, hdr_size, 0, "file header") < 0)
+		return -1;
+	rd->attr_size = get64(rd, h + 16);
+	if (file_section(rd, h + 24, &rd->attrs, "attrs", 24) < 0 ||
+	    file_section(rd, h + 40, &rd->data, "data", 40) < 0)
+		return -1;
+	if (rd->attr_size < 16 + PD_ATTR_SIZE_VER0 ||
+	    rd->attr_size > 16 + PD_ATTR_SIZE_MAX)
+		return pd_err_set(&rd->err, 16, "attr_size %" PRIu64
+		    " is not a perf_file_attr size", rd->attr_size);
+	if (rd->attrs.size % rd->attr_size != 0)
+		return pd_err_set(&rd->err, 32, "attrs section size %" PRIu64
+		    " is not a multiple of attr_size %" PRIu64,
+		    rd->attrs.size, rd->attr_size);
+	rd->nattrs = rd->attrs.size / rd->attr_size;
+	if (hdr_size == PD_FILE_HDR_SIZE) {
+		/* The bitmap is four u64 words: bit n of the 256. */
+		for (i = 0; i < 4; i++) {
+			uint64_t w = get64(rd, h + 72 + 8 * i);
+			unsigned b;
+
+			for (b = 0; b < 64; b++)
+				if (w >> b & 1)
+					rd->feat_bits[(i * 64 + b) / 8] |=
+					    1 << (b % 8);
+		}
+	}
+	for (n = 0, i = 1; i < PD_FEAT_BITS; i++)
+		n += rd->feat_bits[i / 8] >> (i % 8) & 1;
+	if (n > 0) {
+		uint64_t at = rd->data.offset + rd->data.size;
+		unsigned k = 0;
+
+		if ((tab = malloc(16 * n)) == NULL)
+			return pd_err_io(&rd->err, ENOMEM, "malloc");
+		if (pread_all(rd, tab, 16 * n, at, "feature table") < 0)
+			goto out;
+		for (i = 1; i < PD_FEAT_BITS; i++) {
+			if (!(rd->feat_bits[i / 8] >> (i % 8) & 1))
+				continue;
+			if (file_section(rd, tab + 16 * k, &rd->feats[i],
+			    "feature", at + 16 * k) < 0)
+				goto out;
+			k++;
+		}
+	}
+	if ((rd->synth = malloc(PD_REC_MAX + 1)) == NULL) {
+		pd_err_io(&rd->err, ENOMEM, "malloc");
+		goto out;
+	}
+	rd->phase = PH_ATTRS;
+	rd->feat_i = 1;
+	r = 0;
+out:
+	free(tab);
+	return r;
+}
+
+struct pd_reader *
+pd_reader_fdopen(int fd, const char *name, int flags, struct pd_err *err)
+{
+	struct pd_reader *rd = calloc(1, sizeof(*rd));
+	uint64_t magic, size;
+
+	memset(err, 0, sizeof(*err));
+	err->input = name;
+	if (rd == NULL || (rd->buf = malloc(BUF_SIZE)) == NULL ||
+	    (rd->name = strdup(name)) == NULL) {
+		pd_err_io(err, ENOMEM, "malloc");
+		goto fail;
+	}
+	rd->fd = fd;
+	rd->flags = flags;
+	rd->err.input = rd->name;
+	rd->limit = UINT64_MAX;
+	rd->phase = PH_DATA;
+	pd_evlist_init(&rd->evlist);
+	if (ensure(rd, PD_PIPE_HDR_SIZE) <= 0) {
+		if (rd->err.msg[0] == '\0')
+			pd_err_set(&rd->err, 0, rd->end == 0 ? "empty input" :
+			    "input too short for a perf.data header (%zu "
+			    "bytes)", rd->end);
+		goto fail_err;
+	}
+	magic = pd_get_u64(rd->buf);
+	size = pd_get_u64(rd->buf + 8);
+	if (magic == PD_MAGIC2_SWAPPED || magic == PD_MAGIC1_SWAPPED ||
+	    (magic == PD_MAGIC1 && bswap_64(size) < size)) {
+		rd->swapped = 1;
+		size = bswap_64(size);
+	} else if (magic != PD_MAGIC2 && magic != PD_MAGIC1) {
+		pd_err_set(&rd->err, 0, "not perf.data (bad magic)");
+		goto fail_err;
+	}
+	if (rd->swapped && pd_swap_supported() == 0) {
+		pd_err_set(&rd->err, 0, "input is in the other byte order, "
+		    "which this build cannot convert");
+		goto fail_err;
+	}
+	if (size == PD_PIPE_HDR_SIZE) {
+		rd->pos = PD_PIPE_HDR_SIZE;
+	} else if (size == PD_FILE_HDR_SIZE || size == PD_FILE_HDR_SIZE_OLD) {
+		if (file_open(rd, size) < 0)
+			goto fail_err;
+	} else {
+		pd_err_set(&rd->err, 8, "header size %" PRIu64 " is neither "
+		    "16 (pipe) nor 104 (file)", size);
+		goto fail_err;
+	}
+	return rd;
+fail_err:
+	*err = rd->err;
+	err->input = name;
+fail:
+	if (rd != NULL) {
+		rd->own_fd = 0;
+		pd_reader_close(rd);
+	}
+	return NULL;
+}
+
+struct pd_reader *
+pd_reader_open(const char *path, int flags, struct pd_err *err)
+{
+	struct pd_reader *rd;
+	int fd;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return pd_reader_fdopen(STDIN_FILENO, stdin_name, flags, err);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		memset(err, 0, sizeof(*err));
+		err->input = path;
+		pd_err_io(err, errno, "open");
+		return NULL;
+	}
+	if ((rd = pd_reader_fdopen(fd, path, flags, err)) == NULL) {
+		close(fd);
+		err->input = path;
+		return NULL;
+	}
+	rd->own_fd = 1;
+	return rd;
+}
+
+void
+pd_reader_close(struct pd_reader *rd)
+{
+	if (rd == NULL)
+		return;
+	if (rd->own_fd)
+		close(rd->fd);
+	pd_zdec_free(rd->zdec);
+	pd_evlist_free(&rd->evlist);
+	free(rd->synth);
+	free(rd->buf);
+	free(rd->name);
+	free(rd);
+}
+
+const struct pd_err *
+pd_reader_err(const struct pd_reader *rd)
+{
+	return &rd->err;
+}
+
+struct pd_evlist *
+pd_reader_evlist(struct pd_reader *rd)
+{
+	return &rd->evlist;
+}
+
+const char *
+pd_reader_name(const struct pd_reader *rd)
+{
+	return rd->name;
+}
+
+int
+pd_reader_is_file(const struct pd_reader *rd)
+{
+	return rd->file_mode;
+}
+
+int
+pd_reader_swapped(const struct pd_reader *rd)
+{
+	return rd->swapped;
+}
+
+unsigned
+pd_reader_dropped(const struct pd_reader *rd, const char **what)
+{
+	*what = rd->dropped;
+	return rd->ndropped;
+}
+
+/*
+ * Keeps the events up to date with the record that passes: attrs and
+ * their ids, ids from ID_INDEX, and names from EVENT_UPDATE and the
+ * EVENT_DESC feature. Malformed ones are errors: no tool could decode
+ * the samples that follow.
+ */
+static int
+track(struct pd_reader *rd, const struct pd_rec *rec)
+{
+	struct pd_evlist *el = &rd->evlist;
+	const unsigned char *p = rec->data;
+	const char *why;
+
+	switch (rec->type) {
+	case PD_RECORD_HEADER_ATTR: {
+		uint32_t asz;
+		size_t nids;
+
+		if (rec->size < PD_REC_HDR_SIZE + PD_ATTR_SIZE_VER0)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ATTR record size %u too small for an attr",
+			    rec->size);
+		asz = pd_get_u32(p + 8 + PD_ATTR_OFF_SIZE);
+		if (asz == 0)
+			asz = PD_ATTR_SIZE_VER0;
+		if (asz < PD_ATTR_SIZE_VER0 || asz % 8 != 0 ||
+		    asz > (unsigned)rec->size - PD_REC_HDR_SIZE)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ATTR attr.size %u does not fit record size %u",
+			    asz, rec->size);
+		nids = (rec->size - PD_REC_HDR_SIZE - asz) / 8;
+		{
+			uint64_t ids[PD_REC_MAX / 8];
+			size_t i;
+
+			for (i = 0; i < nids; i++)
+				ids[i] = pd_get_u64(p + 8 + asz + 8 * i);
+			if (pd_evlist_add(el, p + 8, asz, ids, nids, &why) < 0)
+				return pd_err_set(&rd->err, rec->offset,
+				    "ATTR: %s", why);
+		}
+		break;
+	}
+	case PD_RECORD_ID_INDEX: {
+		uint64_t nr, i, stride;
+
+		if (rec->size < 16)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ID_INDEX record size %u < 16", rec->size);
+		nr = pd_get_u64(p + 8);
+		if (nr == 0)
+			break;
+		if (nr > (uint64_t)(rec->size - 16) / 32)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ID_INDEX: %" PRIu64 " entries do not fit record "
+			    "size %u", nr, rec->size);
+		stride = 32;
+		for (i = 0; i < nr; i++) {
+			uint64_t id = pd_get_u64(p + 16 + stride * i);
+			uint64_t idx = pd_get_u64(p + 24 + stride * i);
+
+			if (idx < el->n && pd_evlist_by_id(el, id) == NULL &&
+			    pd_evlist_add_ids(el, idx, &id, 1) < 0)
+				return pd_err_io(&rd->err, ENOMEM, "malloc");
+		}
+		break;
+	}
+	case PD_RECORD_EVENT_UPDATE: {
+		struct pd_evsel *ev;
+
+		/* type 2 = NAME: u64 type, u64 id, NUL-padded name */
+		if (rec->size < 24 || pd_get_u64(p + 8) != 2)
+			break;
+		ev = pd_evlist_by_id(el, pd_get_u64(p + 16));
+		if (ev != NULL && pd_evlist_set_name(el, ev->idx,
+		    (const char *)p + 24, strnlen((const char *)p + 24,
+		    rec->size - 24)) < 0)
+			return pd_err_io(&rd->err, ENOMEM, "malloc");
+		break;
+	}
+	case PD_RECORD_HEADER_FEATURE: {
+		uint32_t nr, asz, i, nids, slen;
+		const unsigned char *q, *end = p + rec->size;
+
+		if (rec->size < 24 ||
+		    pd_get_u64(p + 8) != PD_FEAT_EVENT_DESC)
+			break;
+		/*
+		 * u32 nr, u32 attr_size, nr x {attr, u32 nr_ids, string
+		 * name, u64 ids[nr_ids]}; strings are u32 len + bytes. Only
+		 * names are taken from it: a malformed one is ignored, as
+		 * perf does, since nothing depends on it but names.
+		 */
+		q = p + 16;
+		nr = pd_get_u32(q);
+		asz = pd_get_u32(q + 4);
+		q += 8;
+		for (i = 0; i < nr && i < el->n; i++) {
+			if (asz > (size_t)(end - q) ||
+			    8 > (size_t)(end - q - asz))
+				break;
+			q += asz;
+			nids = pd_get_u32(q);
+			slen = pd_get_u32(q + 4);
+			q += 8;
+			if (slen > (size_t)(end - q))
+				break;
+			if (strnlen((const char *)q, slen) > 0 &&
+			    pd_evlist_set_name(el, i, (const char *)q,
+			    strnlen((const char *)q, slen)) < 0)
+				return pd_err_io(&rd->err, ENOMEM, "malloc");
+			q += slen;
+			if (nids > (size_t)(end - q) / 8)
+				break;
+			q += 8 * (size_t)nids;
+		}
+		break;
+	}
+	}
+	return 0;
+}
+
+/* Skips what is left of the previous record's out-of-band payload. */
+static int
+skip_payload(struct pd_reader *rd)
+{
+	const unsigned char *p;
+	ssize_t n;
+
+	while ((n = pd_reader_payload(rd, &p)) > 0)
+		;
+	return (int)n;
+}
+
+ssize_t
+pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+{
+	static const unsigned char zeros[8];
+	size_t avail;
+	int r;
+
+	if (rd->payload_left == 0) {
+		if (rd->payload_pad == 0)
+			return 0;
+		*p = zeros;
+		avail = rd->payload_pad;
+		rd->payload_pad = 0;
+		return avail;
+	}
+	if (rd->payload_pread) {
+		/* file mode: tracing data from its feature section */
+		avail = rd->payload_left < BUF_SIZE ? rd->payload_left :
+		    BUF_SIZE;
+		if (pread_all(rd, rd->buf, avail, rd->payload_src,
+		    "tracing data") < 0)
+			return -1;
+		rd->payload_src += avail;
+		rd->payload_left -= avail;
+		*p = rd->buf;
+		return avail;
+	}
+	if (rd->end == rd->pos) {
+		rd->buf_off += rd->end;
+		rd->pos = rd->end = 0;
+		if ((r = fill(rd)) < 0)
+			return -1;
+		if (r == 0)
+			return pd_err_set(&rd->err, rd->buf_off + rd->pos,
+			    "out-of-band payload runs past the end of input "
+			    "(%" PRIu64 " bytes missing)", rd->payload_left);
+	}
+	avail = rd->end - rd->pos;
+	if (avail > rd->payload_left)
+		avail = rd->payload_left;
+	*p = rd->buf + rd->pos;
+	rd->pos += avail;
+	rd->payload_left -= avail;
+	return avail;
+}
+
+/* A record synthesized from the file header, handed out from rd->synth. */
+static int
+synth_rec(struct pd_reader *rd, struct pd_rec *rec, uint32_t type,
+    size_t size, uint64_t offset)
+{
+	pd_put_u32(rd->synth, type);
+	pd_put_u16(rd->synth + 4, 0);
+	pd_put_u16(rd->synth + 6, size);
+	rec->offset = offset;
+	rec->data = rd->synth;
+	rec->payload = 0;
+	rec->type = type;
+	rec->misc = 0;
+	rec->size = size;
+	rec->flags = PD_REC_SYNTHESIZED;
+	return 1;
+}
+
+static int
+next_attr(struct pd_reader *rd, struct pd_rec *rec)
+{
+	uint64_t at = rd->attrs.offset + rd->attr_i * rd->attr_size;
+	size_t alen = rd->attr_size - 16, size, i;
+	unsigned char *p = rd->synth;
+	struct section ids;
+	unsigned char sec[16];
+
+	if (pread_all(rd, p + 8, alen, at, "attr") < 0 ||
+	    pread_all(rd, sec, 16, at + alen, "attr ids") < 0)
+		return -1;
+	if (rd->swapped && pd_swap_attr(p + 8, alen) < 0)
+		return pd_err_set(&rd->err, at, "attr cannot be converted");
+	if (file_section(rd, sec, &ids, "attr ids", at + alen) < 0)
+		return -1;
+	/*
+	 * perf's readers find the ids at attr.size: write the attr at the
+	 * length the file gives it and say so in attr.size.
+	 */
+	pd_put_u32(p + 8 + PD_ATTR_OFF_SIZE, alen);
+	size = PD_REC_HDR_SIZE + PD_ALIGN8(alen);
+	memset(p + 8 + alen, 0, size - 8 - alen);
+	if (ids.size % 8 != 0 || ids.size > PD_REC_MAX - size)
+		return pd_err_set(&rd->err, at + alen, "attr %" PRIu64 ": %"
+		    PRIu64 " bytes of ids do not fit one record",
+		    rd->attr_i, ids.size);
+	if (pread_all(rd, p + size, ids.size, ids.offset, "attr ids") < 0)
+		return -1;
+	if (rd->swapped)
+		for (i = 0; i < ids.size; i += 8)
+			pd_put_u64(p + size + i,
+			    bswap_64(pd_get_u64(p + size + i)));
+	size += ids.size;
+	rd->attr_i++;
+	return synth_rec(rd, rec, PD_RECORD_HEADER_ATTR, size, at);
+}
+
+/*
+ * The next file feature section as a HEADER_FEATURE record. Tracing data
+ * and build ids have their own records; the auxtrace index points into
+ * the file and means nothing in a stream.
+ */
+static int
+next_feature(struct pd_reader *rd, struct pd_rec *rec)
+{
+	struct section *s;
+	unsigned f;
+
+	for (; rd->feat_i < PD_FEAT_BITS; rd->feat_i++) {
+		f = rd->feat_i;
+		if (!(rd->feat_bits[f / 8] >> (f % 8) & 1))
+			continue;
+		if (f == PD_FEAT_TRACING_DATA || f == PD_FEAT_BUILD_ID)
+			continue;
+		if (f == PD_FEAT_AUXTRACE) {
+			drop(rd, "the AUXTRACE feature (an index of file "
+			    "offsets)");
+			continue;
+		}
+		s = &rd->feats[f];
+		if (s->size > PD_REC_MAX - 16) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "feature %u: %" PRIu64
+			    " bytes do not fit one record", f, s->size);
+			drop(rd, what);
+			continue;
+		}
+		rd->feat_i++;
+		if (pread_all(rd, rd->synth + 16, s->size, s->offset,
+		    "feature") < 0)
+			return -1;
+		pd_put_u64(rd->synth + 8, f);
+		if (rd->swapped && pd_swap_feature(f, rd->synth + 16,
+		    s->size) < 0)
+			drop(rd, "a feature section that could not be "
+			    "converted");
+		return synth_rec(rd, rec, PD_RECORD_HEADER_FEATURE,
+		    16 + s->size, s->offset);
+	}
+	return 0;
+}
+
+static int
+next_tracing(struct pd_reader *rd, struct pd_rec *rec)
+{
+	struct section *s = &rd->feats[PD_FEAT_TRACING_DATA];
+	uint64_t padded = PD_ALIGN8(s->size);
+
+	if (!(rd->feat_bits[0] >> PD_FEAT_TRACING_DATA & 1) || s->size == 0)
+		return 0;
+	if (padded > UINT32_MAX)
+		return pd_err_set(&rd->err, s->offset, "tracing data of %"
+		    PRIu64 " bytes is too large for a stream", s->size);
+	pd_put_u32(rd->synth + 8, padded);
+	pd_put_u32(rd->synth + 12, 0);
+	synth_rec(rd, rec, PD_RECORD_HEADER_TRACING_DATA, 16, s->offset);
+	rec->payload = padded;
+	rd->payload_left = s->size;
+	rd->payload_pad = padded - s->size;
+	rd->payload_src = s->offset;
+	rd->payload_pread = 1;
+	return 1;
+}
+
+/* Build-id entries: perf_record_header_build_id records back to back. */
+static int
+next_build_id(struct pd_reader *rd, struct pd_rec *rec)
+{
+	struct section *s = &rd->feats[PD_FEAT_BUILD_ID];
+	unsigned char h[8];
+	uint16_t size, misc;
+
+	if (!(rd->feat_bits[0] >> PD_FEAT_BUILD_ID & 1))
+		return 0;
+	if (rd->bid_off == 0)
+		rd->bid_off = s->offset;
+	if (rd->bid_off + 8 > s->offset + s->size)
+		return 0;
+	if (pread_all(rd, h, 8, rd->bid_off, "build id") < 0)
+		return -1;
+	size = pd_get_u16(h + 6);
+	if (rd->swapped)
+		size = bswap_16(size);
+	if (size < 36 || rd->bid_off + size > s->offset + s->size)
+		return pd_err_set(&rd->err, rd->bid_off, "build id entry "
+		    "size %u does not fit its section", size);
+	if (pread_all(rd, rd->synth, size, rd->bid_off, "build id") < 0)
+		return -1;
+	if (rd->swapped) {
+		pd_put_u16(rd->synth + 4, bswap_16(pd_get_u16(rd->synth + 4)));
+		pd_put_u32(rd->synth + 8, bswap_32(pd_get_u32(rd->synth + 8)));
+	}
+	misc = pd_get_u16(rd->synth + 4);
+	synth_rec(rd, rec, PD_RECORD_HEADER_BUILD_ID, size, rd->bid_off);
+	pd_put_u16(rd->synth + 4, misc);
+	rec->misc = misc;
+	rd->bid_off += size;
+	return 1;
+}
+
+static int
+start_data(struct pd_reader *rd)
+{
+	if (lseek(rd->fd, rd->data.offset, SEEK_SET) < 0)
+		return pd_err_io(&rd->err, errno, "lseek");
+	rd->pos = rd->end = 0;
+	rd->eof = 0;
+	rd->buf_off = rd->data.offset;
+	rd->limit = rd->data.offset + rd->data.size;
+	rd->payload_pread = 0;
+	rd->payload_left = rd->payload_pad = 0;
+	rd->phase = PH_DATA;
+	return 0;
+}
+
+/* The next record of the input proper (pipe stream or data section). */
+static int
+next_data(struct pd_reader *rd, struct pd_rec *rec)
+{
+	unsigned char *p;
+	uint64_t off;
+	uint32_t type;
+	uint16_t size;
+	int r;
+
+	if ((r = ensure(rd, PD_REC_HDR_SIZE)) < 0)
+		return -1;
+	off = rd->buf_off + rd->pos;
+	if (r == 0) {
+		if (rd->end == rd->pos)
+			return 0;
+		return pd_err_set(&rd->err, off, "truncated record header: "
+		    "%zu bytes at the end of input", rd->end - rd->pos);
+	}
+	p = rd->buf + rd->pos;
+	if (rd->swapped)
+		pd_swap_header(p);
+	type = pd_get_u32(p);
+	size = pd_get_u16(p + 6);
+	if (size < PD_REC_HDR_SIZE)
+		return pd_err_set(&rd->err, off, "record size %u < 8", size);
+	if ((r = ensure(rd, size)) < 0)
+		return -1;
+	if (r == 0) {
+		const char *name = pd_rec_name(type);
+
+		return pd_err_set(&rd->err, off, "record type %" PRIu32
+		    "%s%s%s size %u runs past the end of input (%zu bytes "
+		    "left)%s", type, name ? " (" : "", name ? name : "",
+		    name ? ")" : "", size, rd->end - rd->pos,
+		    name ? "" : ": trailing garbage?");
+	}
+	/* ensure() may have moved the (already swapped) header. */
+	p = rd->buf + rd->pos;
+	if (rd->swapped) {
+		const char *why;
+
+		if (pd_swap_rec(&rd->evlist, p, &why) < 0)
+			return pd_err_set(&rd->err, off, "%s: %s",
+			    pd_rec_name(type) ? pd_rec_name(type) : "record",
+			    why);
+	}
+	rec->offset = off;
+	rec->data = p;
+	rec->type = type;
+	rec->misc = pd_get_u16(p + 4);
+	rec->size = size;
+	rec->flags = 0;
+	rec->payload = 0;
+	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12)
+		rec->payload = pd_get_u32(p + 8);
+	else if (type == PD_RECORD_AUXTRACE && size >= 16)
+		rec->payload = pd_get_u64(p + 8);
+	rd->pos += size;
+	rd->payload_left = rec->payload;
+	return 1;
+}
+
+int
+pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
+{
+	int r;
+
+	if (skip_payload(rd) < 0)
+		return -1;
+	for (;;) {
+		switch (rd->phase) {
+		case PH_ATTRS:
+			if (rd->attr_i < rd->nattrs) {
+				r = next_attr(rd, rec);
+				goto got;
+			}
+			rd->phase = PH_FEATURES;
+			continue;
+		case PH_FEATURES:
+			if ((r = next_feature(rd, rec)) != 0)
+				goto got;
+			rd->phase = PH_TRACING;
+			continue;
+		case PH_TRACING:
+			rd->phase = PH_BUILD_IDS;
+			if ((r = next_tracing(rd, rec)) != 0)
+				goto got;
+			continue;
+		case PH_BUILD_IDS:
+			if ((r = next_build_id(rd, rec)) != 0)
+				goto got;
+			if (start_data(rd) < 0)
+				return -1;
+			continue;
+		case PH_DATA:
+			if (rd->zdec != NULL) {
+				r = pd_zdec_next(rd->zdec, rec, &rd->err);
+				if (r != 0)
+					goto got;
+			}
+			r = next_data(rd, rec);
+			if (r > 0 && (rd->flags & PD_RD_DECOMPRESS) &&
+			    (rec->type == PD_RECORD_COMPRESSED ||
+			    rec->type == PD_RECORD_COMPRESSED2)) {
+				if (rd->zdec == NULL &&
+				    (rd->zdec = pd_zdec_new(&rd->evlist,
+				    rd->swapped)) ==
+				    NULL)
+					return pd_err_io(&rd->err, ENOMEM,
+					    "zstd");
+				if (pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
+					return -1;
+				continue;
+			}
+			if (r == 0) {
+				if (rd->zdec != NULL &&
+				    pd_zdec_end(rd->zdec, &rd->err) < 0)
+					return -1;
+				rd->phase = PH_DONE;
+			}
+			goto got;
+		case PH_DONE:
+			return 0;
+		}
+	}
+got:
+	if (r > 0 && track(rd, rec) < 0)
+		return -1;
+	return r;
+}

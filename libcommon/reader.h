@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader: any perf.data input (pipe stream or file-mode perf.data,
+ * either byte order) as one sequence of native pipe-mode records.
+ *
+ * File mode comes out as the equivalent pipe stream: a HEADER_ATTR per
+ * attr with its ids, a HEADER_FEATURE per feature section, the tracing
+ * data as HEADER_TRACING_DATA, build ids as HEADER_BUILD_ID records, then
+ * the data section. The events (pd_reader_evlist) follow the records that
+ * have passed. No syscall or allocation per record: input is read in
+ * large chunks and records are handed out in place.
+ */
+#ifndef PD_READER_H
+#define PD_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libcommon/record.h"
+
+struct pd_evlist;
+struct pd_reader;
+
+/* pd_reader_open flags */
+#define PD_RD_DECOMPRESS	0x1	/* hand out COMPRESSED* contents */
+
+/*
+ * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
+ * its header. Returns the reader, or NULL with *err filled (err->input
+ * points at a static or the caller's string).
+ */
+struct pd_reader	*pd_reader_open(const char *path, int flags,
+			    struct pd_err *err);
+
+/* The same on an open descriptor, which the reader does not close. */
+struct pd_reader	*pd_reader_fdopen(int fd, const char *name, int flags,
+			    struct pd_err *err);
+
+/*
+ * The next record: 1 and *rec filled, 0 at the end of input, -1 on error
+ * (see pd_reader_err). rec->data stays valid until the next call. Any
+ * out-of-band payload of the previous record that was not read with
+ * pd_reader_payload() is skipped.
+ */
+int	pd_reader_next(struct pd_reader *, struct pd_rec *rec);
+
+/*
+ * The next chunk of the current record's out-of-band payload (tracing
+ * data, AUXTRACE data): returns its length (> 0) and sets *p, valid until
+ * the next call; 0 once all of it was handed out; -1 on error.
+ */
+ssize_t	pd_reader_payload(struct pd_reader *, const unsigned char **p);
+
+const struct pd_err	*pd_reader_err(const struct pd_reader *);
+struct pd_evlist	*pd_reader_evlist(struct pd_reader *);
+const char		*pd_reader_name(const struct pd_reader *);
+
+/* Whether the input was file-mode perf.data / in the other byte order. */
+int	pd_reader_is_file(const struct pd_reader *);
+int	pd_reader_swapped(const struct pd_reader *);
+
+/*
+ * Things the reader could not carry over and left out (a feature section
+ * too large for one record, a file-relative section): how many, and a
+ * description of the last one. The tool reports them.
+ */
+unsigned	 pd_reader_dropped(const struct pd_reader *, const char **what);
+
+void	pd_reader_close(struct pd_reader *);
+
+#endif /* PD_READER_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PERF_RECORD_SAMPLE and the sample_id_all trailer, parsed on demand.
+ * Every length is checked against the record before it is used; the
+ * pointers point into the record (unaligned: read them with pd_get_u64)
+ * and live as long as it does.
+ */
+#ifndef PD_SAMPLE_H
+#define PD_SAMPLE_H
+
+#include <stdint.h>
+
+struct pd_evsel;
+struct pd_rec;
+
+struct pd_sample {
+	uint64_t	 type;		/* the sample_type that laid it out */
+	uint64_t	 id;		/* IDENTIFIER or ID */
+	uint64_t	 ip;
+	uint32_t	 pid, tid;
+	uint64_t	 time;
+	uint64_t	 addr;
+	uint64_t	 stream_id;
+	uint32_t	 cpu, cpu_res;
+	uint64_t	 period;
+
+	/* READ: read_nr entries, see pd_sample_read_entry() */
+	uint64_t	 read_format;
+	uint64_t	 read_nr;
+	uint64_t	 read_time_enabled;
+	uint64_t	 read_time_running;
+	const unsigned char *read_values;
+	unsigned	 read_stride;
+
+	uint64_t	 callchain_nr;
+	const unsigned char *callchain;
+
+	uint32_t	 raw_size;
+	const unsigned char *raw;
+
+	uint64_t	 branch_nr;
+	uint64_t	 branch_hw_idx;
+	int		 branch_has_hw_idx;
+	const unsigned char *branch;	/* nr x {from, to, flags} */
+	const unsigned char *branch_counters;	/* nr u64s, or NULL */
+
+	uint64_t	 regs_user_abi;
+	uint64_t	 regs_user_mask;
+	unsigned	 regs_user_nr;
+	const unsigned char *regs_user;
+
+	uint64_t	 stack_size;
+	uint64_t	 stack_dyn_size;
+	const unsigned char *stack;
+
+	uint64_t	 weight;
+	uint64_t	 data_src;
+	uint64_t	 transaction;
+
+	uint64_t	 regs_intr_abi;
+	uint64_t	 regs_intr_mask;
+	unsigned	 regs_intr_nr;
+	const unsigned char *regs_intr;
+
+	uint64_t	 phys_addr;
+	uint64_t	 cgroup;
+	uint64_t	 data_page_size;
+	uint64_t	 code_page_size;
+
+	uint64_t	 aux_size;
+	const unsigned char *aux;
+
+	/* Record offsets of the id fields (0: absent), for rewriting ids. */
+	uint16_t	 identifier_off;
+	uint16_t	 id_off;
+	uint16_t	 read_off;
+};
+
+/*
+ * Parses a SAMPLE produced by `ev`. Returns 0, or -1 with *why naming
+ * the field that does not fit the record (or an unknown layout bit).
+ */
+int	pd_sample_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
+	    struct pd_sample *s, const char **why);
+
+/*
+ * Entry i (< read_nr) of a parsed sample's READ values: the counter value,
+ * its id and lost count (0 when the read_format lacks them).
+ */
+void	pd_sample_read_entry(const struct pd_sample *s, uint64_t i,
+	    uint64_t *value, uint64_t *id, uint64_t *lost);
+
+/*
+ * Parses the sample_id_all trailer of a non-SAMPLE kernel record into the
+ * trailer's fields of `s` (pid, tid, time, id, stream_id, cpu); the rest
+ * is zeroed. Returns 1 when a trailer was parsed, 0 when the event has
+ * none, -1 (*why) when it does not fit the record.
+ */
+int	pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
+	    struct pd_sample *s, const char **why);
+
+/*
+ * The record's timestamp as perf's ordering sees it (PERF_SAMPLE_TIME of a
+ * SAMPLE, or the trailer's time), or 0 when it has none. Cheap: it does
+ * not parse the whole sample.
+ */
+uint64_t	pd_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec);
+
+#endif /* PD_SAMPLE_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writer: a pipe-mode stream to a file descriptor through one large
+ * buffer. Short writes and EINTR are handled here; every failure returns
+ * -1 with errno set (EPIPE included: the tool decides, see pd_epipe()).
+ */
+#ifndef PD_WRITER_H
+#define PD_WRITER_H
+
+#include <stddef.h>
+
+struct pd_rec;
+struct pd_writer;
+
+/* A writer on fd (not closed by the writer). NULL: out of memory. */
+struct pd_writer	*pd_writer_new(int fd);
+
+/* The 16-byte pipe header, in native byte order. 0 or -1. */
+int	pd_writer_header(struct pd_writer *);
+
+/* Appends n bytes. 0 or -1. */
+int	pd_writer_put(struct pd_writer *, const void *p, size_t n);
+
+/* Appends a record as it is (rec->size bytes). 0 or -1. */
+int	pd_writer_rec(struct pd_writer *, const struct pd_rec *rec);
+
+/* Writes out everything buffered. 0 or -1. */
+int	pd_writer_flush(struct pd_writer *);
+
+/* Bytes handed to the writer so far (the output offset). */
+unsigned long long	pd_writer_offset(const struct pd_writer *);
+
+/* Flushes and frees; returns the flush result. */
+int	pd_writer_free(struct pd_writer *);
+
+#endif /* PD_WRITER_H */

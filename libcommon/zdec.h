@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The records inside PERF_RECORD_COMPRESSED and COMPRESSED2: one zstd
+ * stream per input (perf never ends its frame), decompressed lazily into
+ * a fixed buffer, so memory stays bounded whatever a chunk expands to. A
+ * record may straddle two compressed records.
+ */
+#ifndef PD_ZDEC_H
+#define PD_ZDEC_H
+
+#include "libcommon/record.h"
+
+struct pd_evlist;
+struct pd_zdec;
+
+/* A decoder; `el` is used to convert foreign-order records. NULL: ENOMEM. */
+struct pd_zdec	*pd_zdec_new(const struct pd_evlist *el, int swapped);
+void		 pd_zdec_free(struct pd_zdec *);
+
+/*
+ * Takes a COMPRESSED/COMPRESSED2 record as input. Its bytes must stay
+ * valid until pd_zdec_next() returns 0. 0, or -1 with *err filled.
+ */
+int	pd_zdec_feed(struct pd_zdec *, const struct pd_rec *rec,
+	    struct pd_err *err);
+
+/*
+ * The next complete record from the data fed so far: 1 (*rec filled, valid
+ * until the next call), 0 when more input is needed, -1 on corrupt data.
+ */
+int	pd_zdec_next(struct pd_zdec *, struct pd_rec *rec, struct pd_err *err);
+
+/* At end of input: -1 if a partial record is left over, else 0. */
+int	pd_zdec_end(struct pd_zdec *, struct pd_err *err);
+
+#endif /* PD_ZDEC_H */
