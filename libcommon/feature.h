@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Feature section bodies (HEADER_FEATURE records, file feature sections):
+ * the primitive encodings, and the header facts most tools show.
+ */
+#ifndef PD_FEATURE_H
+#define PD_FEATURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_rec;
+
+/*
+ * A perf header string at p[*off]: u32 len, then len bytes holding the
+ * string, its NUL and padding. Sets *s and *slen (up to the first NUL)
+ * and advances *off. 0, or -1 when it runs past `len`.
+ */
+int	pd_feat_string(const unsigned char *p, size_t len, size_t *off,
+	    const char **s, size_t *slen);
+
+/* The name of feature id f ("hostname", "cmdline"...), or NULL. */
+const char	*pd_feat_name(unsigned f);
+
+/* The header facts, collected from HEADER_FEATURE records as they pass. */
+struct pd_header_info {
+	char		 hostname[128];
+	char		 osrelease[128];
+	char		 version[64];
+	char		 arch[32];
+	char		 cpudesc[128];
+	char		 cpuid[128];
+	uint32_t	 nr_cpus_avail;
+	uint32_t	 nr_cpus_online;
+	uint64_t	 total_mem;	/* kB */
+	char		 cmdline[1024];	/* argv joined by spaces */
+	uint32_t	 comp_type, comp_level, comp_mmap_len;	/* COMPRESSED */
+	unsigned	 seen;		/* bit f: feature f was seen (f < 32) */
+};
+
+/*
+ * Updates `hi` from a HEADER_FEATURE record (others are ignored).
+ * Returns 0, or -1 when the body is malformed (the facts are left as
+ * they were).
+ */
+int	pd_header_info_update(struct pd_header_info *hi,
+	    const struct pd_rec *rec);
+
+#endif /* PD_FEATURE_H */

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The one test runner: unit programs, then cli cases, in sorted order.
+#   sh tests/run.sh [PATTERN...]   only cases whose name contains a PATTERN
+# A case passes with exit 0, is skipped with exit 77 (its last line says
+# why), and fails otherwise. The last line is "N passed, N failed,
+# N skipped". PD_PRESERVE=1 keeps each case's scratch directory.
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${PD_BIN:=$top/bin}" "${PD_TBIN:=$top/build/tests}"
+if [ -z "${PD_CORPUS:-}" ] && [ -d "$top/../shared/corpus" ]; then
+	PD_CORPUS=$(cd "$top/../shared/corpus" && pwd)
+fi
+PD_TOP=$top
+PATH=$PD_BIN:$PATH
+export PD_BIN PD_TBIN PD_CORPUS PD_TOP PATH
+pass=0 fail=0 skip=0
+failed=
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/pdtest.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+
+want() {
+	[ $# -eq 1 ] && return 0
+	name=$1; shift
+	for p; do case "$name" in *"$p"*) return 0;; esac; done
+	return 1
+}
+
+run() {	# name command...
+	name=$1; shift
+	dir=$scratch/$(echo "$name" | tr '/' '_')
+	mkdir -p "$dir"
+	start=$(date +%s)
+	(cd "$dir" && "$@") >"$dir.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0)	pass=$((pass + 1)); echo "ok      $name (${secs}s)";;
+	77)	skip=$((skip + 1))
+		echo "skip    $name: $(tail -n 1 "$dir.log")";;
+	*)	fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL    $name (exit $rc)"
+		tail -n 15 "$dir.log" | sed 's/^/        | /';;
+	esac
+	[ -n "${PD_PRESERVE:-}" ] || rm -rf "$dir" "$dir.log"
+}
+
+for t in "$PD_TBIN"/test_*; do
+	[ -x "$t" ] || continue
+	n=unit/${t##*/}
+	want "$n" "$@" && run "$n" "$t"
+done
+for t in "$top"/tests/cli/*/*.sh; do
+	[ -f "$t" ] || continue
+	n=${t#"$top"/tests/cli/}
+	n=${n%.sh}
+	want "$n" "$@" && run "$n" sh "$t"
+done
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
