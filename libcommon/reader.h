@@ -67,6 +67,16 @@ int	pd_reader_swapped(const struct pd_reader *);
  */
 unsigned	 pd_reader_dropped(const struct pd_reader *, const char **what);
 
+/*
+ * Foreign-order records that could be converted only in part (an
+ * unknown record type or feature, a SAMPLE of an unknown event): how
+ * many, and what the last one was. They are handed out as they were.
+ */
+unsigned	 pd_reader_inexact(const struct pd_reader *, const char **what);
+
+/* Changes the pd_reader_open flags for the records still to come. */
+void	pd_reader_set_flags(struct pd_reader *, int flags);
+
 void	pd_reader_close(struct pd_reader *);
 
 #endif /* PD_READER_H */
