@@ -1093,8 +1093,10 @@ swap_feature(struct sw *s, uint64_t feat)
 		leave(s, "a feature section of an unknown layout");
 		return 0;
 	}
-	if (off != s->len && !s->left)
-		leave(s, "bytes after the end of a feature section");
+	/* newer writers pad feature records to 8 with zeros */
+	for (; off < s->len && !s->left; off++)
+		if (s->p[off] != 0)
+			leave(s, "bytes after the end of a feature section");
 	return 0;
 }
 

@@ -224,9 +224,9 @@ main(int argc, char **argv)
 		left_why = what;
 	}
 	if (nleft > 0)
-		pd_warnx("%s: %llu record%s left partly as %s were (last: "
-		    "%s)", pd_reader_name(rd), nleft, nleft > 1 ? "s" : "",
-		    nleft > 1 ? "they" : "it", left_why);
+		pd_warnx("%s: %llu record%s converted only in part, the "
+		    "rest left as it was (last: %s)", pd_reader_name(rd),
+		    nleft, nleft > 1 ? "s" : "", left_why);
 	if ((n = pd_reader_dropped(rd, &what)) > 0)
 		pd_warnx("%s: left out %u section%s that a stream cannot "
 		    "carry (last: %s)", pd_reader_name(rd), n, n > 1 ? "s" : "",
