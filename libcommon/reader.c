@@ -418,11 +418,6 @@ pd_reader_inexact(const struct pd_reader *rd, const char **what)
 	return n;
 }
 
-void
-pd_reader_set_flags(struct pd_reader *rd, int flags)
-{
-	rd->flags = flags;
-}
 
 /*
  * Keeps the events up to date with the record that passes: attrs and
@@ -889,7 +884,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 					goto got;
 			}
 			r = next_data(rd, rec);
-			if (r > 0 && (rd->flags & PD_RD_DECOMPRESS) &&
+			if (r > 0 && ((rd->flags & PD_RD_DECOMPRESS) ||
+			    (rd->swapped && !(rd->flags & PD_RD_STORED))) &&
 			    (rec->type == PD_RECORD_COMPRESSED ||
 			    rec->type == PD_RECORD_COMPRESSED2)) {
 				if (rd->zdec == NULL &&

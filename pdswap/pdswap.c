@@ -19,6 +19,8 @@
 #include "libcommon/swap.h"
 #include "libcommon/writer.h"
 
+#include "zswap.h"
+
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_BE	1
 #else
@@ -64,11 +66,25 @@ parse_order(const char *s, enum order *o)
 	return -1;
 }
 
+/* The zstd level perf record used, from the COMPRESSED feature. */
 static int
-is_compressed_feature(const struct pd_rec *rec)
+comp_level(const struct pd_rec *rec, int level)
 {
-	return rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED;
+	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
+	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
+		return (int)pd_get_u32(rec->data + 16 + 8);
+	return level;
+}
+
+/* A zswap failure: a write error (empty message) or bad input. */
+static int
+zfail(struct pd_reader *rd, struct pd_err *e)
+{
+	if (e->msg[0] == '\0')
+		return -1;
+	e->input = pd_reader_name(rd);
+	pd_print_err(e);
+	return 0;
 }
 
 int
@@ -88,11 +104,12 @@ main(int argc, char **argv)
 	struct pd_reader *rd;
 	struct pd_err err;
 	struct pd_rec rec;
+	struct zswap *z = NULL;
 	enum order order = TO_NATIVE;
 	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
 	unsigned long long nleft = 0;
 	unsigned n;
-	int c, r, in_be, out_be, convert, decompress;
+	int c, r, in_be, out_be, convert, rezip, level = 1;
 	int status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
@@ -125,7 +142,7 @@ main(int argc, char **argv)
 	if (argc == 1)
 		inpath = argv[0];
 
-	if ((rd = pd_reader_open(inpath, 0, &err)) == NULL) {
+	if ((rd = pd_reader_open(inpath, PD_RD_STORED, &err)) == NULL) {
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
@@ -146,14 +163,12 @@ main(int argc, char **argv)
 	}
 	/*
 	 * The reader hands out native records; those are turned around
-	 * when the output is foreign. Compressed records can only keep
-	 * their bytes when the order does not change; otherwise their
-	 * contents come out plain (and the COMPRESSED feature goes, as
-	 * with pdcat -d).
+	 * when the output is foreign. Compressed records keep their bytes
+	 * when the order does not change; otherwise their contents are
+	 * converted and compressed again the way perf did (zswap.c).
 	 */
 	convert = out_be != HOST_BE;
-	decompress = out_be != in_be;
-	pd_reader_set_flags(rd, decompress ? PD_RD_DECOMPRESS : 0);
+	rezip = out_be != in_be;
 
 	if (pd_output_open(&out, outpath) < 0) {
 		pd_reader_close(rd);
@@ -173,8 +188,23 @@ main(int argc, char **argv)
 		const unsigned char *p;
 		ssize_t len;
 
-		if (decompress && is_compressed_feature(&rec))
+		level = comp_level(&rec, level);
+		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
+		    rec.type == PD_RECORD_COMPRESSED2)) {
+			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
+			    !pd_reader_swapped(rd), level, w)) == NULL) {
+				pd_warnx("out of memory");
+				status = PD_EXIT_DATA;
+				break;
+			}
+			if (zswap_feed(z, &rec, &err) < 0) {
+				if (zfail(rd, &err) < 0)
+					goto write_failed;
+				status = PD_EXIT_DATA;
+				break;
+			}
 			continue;
+		}
 		if (convert) {
 			const char *why;
 			int s;
@@ -201,6 +231,20 @@ main(int argc, char **argv)
 			}
 			rec.data = scratch;
 		}
+		/*
+		 * A plain record ends a push of compressed ones; it waits
+		 * while a record of that push is still incomplete.
+		 */
+		if (z != NULL && (zswap_flush(z, rec.payload > 0, &err) < 0 ||
+		    (zswap_pending(z) &&
+		    zswap_hold(z, rec.data, rec.size, &err) < 0))) {
+			if (zfail(rd, &err) < 0)
+				goto write_failed;
+			status = PD_EXIT_DATA;
+			break;
+		}
+		if (z != NULL && zswap_pending(z))
+			continue;
 		if (pd_writer_rec(w, &rec) < 0)
 			goto write_failed;
 		/* tracing data says its own order; AUXTRACE data is the
@@ -213,12 +257,30 @@ main(int argc, char **argv)
 			break;
 		}
 	}
+	if (r == 0 && z != NULL && status == PD_EXIT_OK) {
+		if (zswap_flush(z, 1, &err) < 0) {
+			if (zfail(rd, &err) < 0)
+				goto write_failed;
+			status = PD_EXIT_DATA;
+		} else if (zswap_pending(z)) {
+			err = *pd_reader_err(rd);
+			pd_err_set(&err, rec.offset, "compressed data ends in "
+			    "the middle of a record");
+			zfail(rd, &err);
+			status = PD_EXIT_DATA;
+		}
+	}
 	if (r < 0) {
 		if (pd_writer_flush(w) < 0)
 			goto write_failed;
 		pd_print_err(pd_reader_err(rd));
 		status = PD_EXIT_DATA;
 	}
+	if (z != NULL && (n = zswap_inexact(z, &what)) > 0) {
+		nleft += n;
+		left_why = what;
+	}
+	zswap_free(z);
 	if ((n = pd_reader_inexact(rd, &what)) > 0) {
 		nleft += n;
 		left_why = what;

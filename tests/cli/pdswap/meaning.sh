@@ -1,6 +1,6 @@
 # The meaning survives a trip through big-endian: perf prints the same
-# for x and for pdswap -t big < x read back by the reader (pdcat), and
-# perf's header (perf report --header-only) is the same too.
+# for x and for pdswap -t big < x read back by the reader (pdcat, which
+# decompresses foreign input).
 . "$PD_TOP/tests/cli/lib.sh"
 need_corpus
 need_perf

@@ -1,6 +1,7 @@
 # pdswap -t swap | pdswap -t swap gives the input back byte for byte, for
-# our corpus streams and the real big-endian ones; compressed streams
-# come back decompressed (pdcat -d), file-mode ones as their pipe stream.
+# our corpus streams and the real big-endian ones, compressed ones too
+# (recompressed as perf did); file-mode ones come back as their pipe
+# stream (pdcat).
 . "$PD_TOP/tests/cli/lib.sh"
 need_corpus
 n=0
@@ -9,11 +10,7 @@ for f in "$C"/*.pipe.data "$C"/bigendian/*.pipe.data; do
 	[ -s err.txt ] && fail "$f: stderr: $(cat err.txt)"
 	cmp -s sw.data "$f" && fail "$f: -t swap changed nothing"
 	pdswap -t swap < sw.data > rt.data || fail "$f: back"
-	if ! cmp -s rt.data "$f"; then
-		pdcat -d "$f" > d.data || fail "pdcat -d $f"
-		cmp rt.data d.data || fail "$f: round trip differs"
-		cmp -s d.data "$f" && fail "$f: differs, but not compressed"
-	fi
+	cmp rt.data "$f" || fail "$f: round trip differs"
 	# an input already in the target order passes unchanged
 	case $f in
 	*bigendian*)	pdswap -t big < "$f" | cmp - "$f" ||
