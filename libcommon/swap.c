@@ -313,12 +313,18 @@ swap_trailer(struct sw *s, const struct pd_evsel *ev, size_t off)
 		x32(s, off + 4);
 		off += 8;
 	}
-	if (st & PERF_SAMPLE_TIME)
-		x64(s, off), off += 8;
-	if (st & PERF_SAMPLE_ID)
-		x64(s, off), off += 8;
-	if (st & PERF_SAMPLE_STREAM_ID)
-		x64(s, off), off += 8;
+	if (st & PERF_SAMPLE_TIME) {
+		x64(s, off);
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		x64(s, off);
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		x64(s, off);
+		off += 8;
+	}
 	if (st & PERF_SAMPLE_CPU) {
 		x32(s, off);
 		x32(s, off + 4);
