@@ -237,7 +237,8 @@ write_held(struct zswap *z, int all, struct pd_err *err)
 		}
 		i++;
 	}
-	memmove(z->hl, z->hl + i, (z->nhl - i) * sizeof(*z->hl));
+	if (i > 0 && i < z->nhl)
+		memmove(z->hl, z->hl + i, (z->nhl - i) * sizeof(*z->hl));
 	z->nhl -= i;
 	if (z->nhl == 0)
 		z->nheld = 0;
@@ -379,7 +380,10 @@ zswap_flush(struct zswap *z, int force, struct pd_err *err)
 	z->nwritten = z->nclosed;
 	if (write_held(z, 1, err) < 0)
 		return -1;
-	if (z->conv < z->len)
-		z->nends = 1, z->ends[0] = z->len;
+	if (z->conv < z->len) {
+		/* an incomplete record: the caller reports it at the end */
+		z->ends[0] = z->len;
+		z->nends = 1;
+	}
 	return 0;
 }
