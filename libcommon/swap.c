@@ -720,8 +720,9 @@ swap_user(struct sw *s, const struct pd_evlist *el, uint32_t type,
 		/* 6 u32 (type code cpu pid tid fmt), u64 ip, then by fmt */
 		if (walk(s, "wwwwwwq", off, len, misc) < 0)
 			return -1;
+		/* already converted: native going in, foreign going out */
 		fmt = pd_get_u32(s->p + off + 20);
-		if (s->in)
+		if (!s->in)
 			fmt = bswap_32(fmt);
 		off += 32;
 		if (fmt >= 1) {

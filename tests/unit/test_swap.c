@@ -132,6 +132,18 @@ main(void)
 	T(be(rec + 48, 8) == (1ULL << 45 | 2ULL << 47));
 	T(be(rec + 136, 8) == 42);
 
+	/* AUXTRACE_ERROR fmt 1: u64 time at 40, msg, no machine_pid */
+	memset(rec, 0, sizeof(rec));
+	put(0, PD_RECORD_AUXTRACE_ERROR, 4), put(6, 112, 2);
+	put(28, 1, 4), put(32, 0xabc, 8), put(40, 77, 8);
+	memcpy(rec + 48, "msg", 4);
+	T(pd_swap_rec_out(&el, rec, &why) == 0);
+	T(be(rec + 28, 4) == 1 && be(rec + 32, 8) == 0xabc);
+	T(be(rec + 40, 8) == 77 && memcmp(rec + 48, "msg", 4) == 0);
+	pd_swap_header(rec);
+	T(pd_swap_rec(&el, rec, &why) == 0);
+	T(pd_get_u64(rec + 40) == 77 && pd_get_u32(rec + 28) == 1);
+
 	/* a count that runs past the record is an error, not a read */
 	memset(rec, 0, sizeof(rec));
 	put(0, PERF_RECORD_SAMPLE, 4), put(6, 8 + 48 + 8, 2);
