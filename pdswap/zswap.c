@@ -202,9 +202,11 @@ compress(struct zswap *z, const unsigned char *src, size_t n,
 		out.size = REC_LIMIT - hdr - 1;
 		out.pos = 0;
 		r = ZSTD_compressStream(z->cs, &out, &in);
-		if (ZSTD_isError(r))
-			return pd_err_set(err, 0, "zstd: %s",
-			    ZSTD_getErrorName(r));
+		if (ZSTD_isError(r)) {
+			pd_err_set(err, 0, "zstd: %s", ZSTD_getErrorName(r));
+			err->has_offset = 0;
+			return -1;
+		}
 		ZSTD_flushStream(z->cs, &out);
 		size = hdr + out.pos;
 		if (hdr == 16) {
