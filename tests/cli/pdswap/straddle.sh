@@ -6,7 +6,7 @@
 need_perf
 need_root
 command -v python3 >/dev/null || skip "no python3"
-perf record -z -a -g -F 4000 -m 8 -o - -- sleep 2 > rec.data 2>perf.err ||
+perf record -z -a -g -F 4000 -m 8 -o - -- sleep 1 > rec.data 2>perf.err ||
 	skip "perf record -z failed: $(tail -n 1 perf.err)"
 python3 - <<'PY' || fail "edit"
 import struct
