@@ -116,9 +116,10 @@ demo-run: $(BINS)
 	$(Q)PD_BIN=$(CURDIR)/$(OUT) sh tests/demo.sh
 
 # Debian packages for build and tests. As root they are installed;
-# otherwise the exact command is printed.
-DEB_PKGS := gcc make libelf-dev libdw-dev libzstd-dev pkg-config \
-	linux-perf mandoc man-db time zstd clang
+# otherwise the exact command is printed. Installed without recommends,
+# so libc6-dev and clang's libFuzzer runtime are named.
+DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
+	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 
