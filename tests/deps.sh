@@ -37,7 +37,8 @@ echo "deps: installing $*" >&2
 apt-get update -qq >/dev/null ||
 	{ echo "deps: apt-get update failed" >&2; exit 1; }
 # A name this archive does not have (Ubuntu has no linux-perf) is left
-# out with a word, rather than failing the whole install.
+# out with a word, rather than failing the whole install. Packages that
+# are installed stay at their version (--no-upgrade).
 pkgs=
 for p in "$@"; do
 	if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]'; then
@@ -50,5 +51,5 @@ for p in "$@"; do
 	fi
 done
 [ -z "$pkgs" ] && exit 0
-apt-get install -y -qq --no-install-recommends $pkgs >/dev/null ||
+apt-get install -y -qq --no-install-recommends --no-upgrade $pkgs >/dev/null ||
 	{ echo "deps: apt-get install$pkgs failed" >&2; exit 1; }
