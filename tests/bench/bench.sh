@@ -8,8 +8,8 @@
 # baseline, then sources every tests/bench/*.bench in sorted order. A
 # .bench file (POSIX sh) uses:
 #
-#   bench_cmd NAME 'shell command'    best of $BENCH_RUNS wall times, and
-#                                     the largest peak RSS of the runs
+#   bench_cmd NAME 'shell command'    best of $BENCH_RUNS wall times (and
+#                                     CPU times), and the largest peak RSS
 #   bench_ratio NAME BASE 'target'    NAME's time / BASE's time; a number
 #                                     in the target is the ratio not to
 #                                     exceed ("<= 1.5x"); none: for
@@ -97,25 +97,28 @@ cat "$BIG" > /dev/null
 
 # bench_cmd NAME COMMAND
 bench_cmd() {
-	_name=$1 _cmd=$2 _best= _rss=0 _i=0
+	_name=$1 _cmd=$2 _best= _cpu= _rss=0 _i=0
 	while [ "$_i" -lt "$BENCH_RUNS" ]; do
 		if ! "$RUSAGE" -o "$work/ru" "$_cmd" 2> "$work/err"; then
 			echo "bench: $_name failed: $_cmd" >&2
 			tail -n 5 "$work/err" >&2
 			bad=1
-			printf '%s\t%s\tfailed\t0\n' "$_name" "$_cmd" >> "$rows"
+			printf '%s\t%s\tfailed\t0\t-\n' "$_name" "$_cmd" >> "$rows"
 			return 1
 		fi
-		# wall S maxrss_kb K status N
+		# wall S cpu S maxrss_kb K status N
 		set -- $(cat "$work/ru")
 		_best=$(awk -v a="$2" -v b="${_best:-$2}" \
 		    'BEGIN { print (a < b ? a : b) }')
-		[ "$4" -gt "$_rss" ] && _rss=$4
+		_cpu=$(awk -v a="$4" -v b="${_cpu:-$4}" \
+		    'BEGIN { print (a < b ? a : b) }')
+		[ "$6" -gt "$_rss" ] && _rss=$6
 		_i=$((_i + 1))
 	done
-	printf '%s\t%s\t%s\t%s\n' "$_name" "$_cmd" "$_best" "$_rss" >> "$rows"
-	printf '  %-16s %8.3f s %8.1f MB\n' "$_name" "$_best" \
-	    "$(awk -v k="$_rss" 'BEGIN { print k / 1024 }')" >&2
+	printf '%s\t%s\t%s\t%s\t%s\n' "$_name" "$_cmd" "$_best" "$_rss" \
+	    "$_cpu" >> "$rows"
+	printf '  %-16s %8.3f s %8.3f s CPU %8.1f MB\n' "$_name" "$_best" \
+	    "$_cpu" "$(awk -v k="$_rss" 'BEGIN { print k / 1024 }')" >&2
 }
 
 _field() {	# NAME COLUMN: a column of NAME's row
@@ -128,11 +131,13 @@ bench_ratio() {
 	_a=$(_field "$1" 3) _b=$(_field "$2" 3)
 	case "$_a$_b" in
 	*failed*|"")
-		printf '%s/%s\t-\t%s\tno (no time)\n' "$1" "$2" "$3" >> "$ratios"
+		printf '%s/%s\t-\t-\t%s\tno (no time)\n' "$1" "$2" "$3" >> "$ratios"
 		bad=1
 		return 1;;
 	esac
 	_r=$(awk -v a="$_a" -v b="$_b" 'BEGIN { printf "%.2f", a / b }')
+	_c=$(awk -v a="$(_field "$1" 5)" -v b="$(_field "$2" 5)" \
+	    'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
 	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
 	if [ -z "$_lim" ]; then
 		_met=-
@@ -142,7 +147,8 @@ bench_ratio() {
 		_met=NO
 		bad=1
 	fi
-	printf '%s/%s\t%sx\t%s\t%s\n' "$1" "$2" "$_r" "$3" "$_met" >> "$ratios"
+	printf '%s/%s\t%sx\t%s\t%s\t%s\n' "$1" "$2" "$_r" "$_c" "$3" "$_met" \
+	    >> "$ratios"
 }
 
 # bench_rss NAME MB: NAME's peak RSS must stay under MB.
@@ -157,7 +163,7 @@ bench_rss() {
 		_met=NO
 		bad=1
 	fi
-	printf '%s peak RSS\t%s MB\tunder %s MB\t%s\n' "$1" \
+	printf '%s peak RSS\t%s MB\t-\tunder %s MB\t%s\n' "$1" \
 	    "$(awk -v k="${_k:-0}" 'BEGIN { printf "%.1f", k / 1024 }')" \
 	    "$2" "$_met" >> "$ratios"
 }
@@ -173,24 +179,31 @@ done
 
 mkdir -p "$top/build"
 {
+	echo "Machine: $(nproc) CPUs," \
+	    "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+	    "Linux $(uname -r); load average at the end:" \
+	    "$(cut -d ' ' -f 1-3 /proc/loadavg)."
+	echo
 	echo "Input: \`perf record -a -g\` pipe stream of" \
 	    "$(size_mb "$BIG") MB ($(wc -c < "$BIG") bytes);" \
-	    "best of $BENCH_RUNS runs; peak RSS is the largest process's."
+	    "best of $BENCH_RUNS runs (wall and CPU time, each on its own);" \
+	    "peak RSS is that of the largest process."
 	echo
-	echo "| name | command | seconds | peak RSS MB |"
-	echo "| --- | --- | ---: | ---: |"
+	echo "| name | command | seconds | CPU seconds | peak RSS MB |"
+	echo "| --- | --- | ---: | ---: | ---: |"
 	awk -F'\t' '{
 		gsub(/\|/, "\\|", $2)
-		printf "| %s | `%s` | %s | %s |\n", $1, $2,
+		printf "| %s | `%s` | %s | %s | %s |\n", $1, $2,
 		    ($3 == "failed" ? "failed" : sprintf("%.3f", $3)),
+		    ($5 == "-" ? "-" : sprintf("%.3f", $5)),
 		    sprintf("%.1f", $4 / 1024)
 	}' "$rows"
 	if [ -s "$ratios" ]; then
 		echo
-		echo "| ratio | value | target | met |"
-		echo "| --- | ---: | --- | --- |"
-		awk -F'\t' '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' \
-		    "$ratios"
+		echo "| ratio | value | CPU time ratio | target | met |"
+		echo "| --- | ---: | ---: | --- | --- |"
+		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s |\n",
+		    $1, $2, $3, $4, $5 }' "$ratios"
 	fi
 } > "$work/table.md"
 cp "$work/table.md" "$top/build/bench.md"

@@ -7,9 +7,11 @@
  *
  * Runs `sh -c command`, waits for it, and writes one line
  *
- *	wall 1.234567 maxrss_kb 5120 status 0
+ *	wall 1.234567 cpu 0.456789 maxrss_kb 5120 status 0
  *
- * to file (default: standard error). The peak comes from
+ * to file (default: standard error): seconds of wall time, seconds of
+ * CPU time (user + system) of all its processes, and the peak. CPU time
+ * is the steadier figure on a busy machine. The peak comes from
  * getrusage(RUSAGE_CHILDREN), which covers every descendant that was
  * waited for, so `pdcat < big | cat` reports the larger of the two.
  * The exit status is the command's (128 + signal if it was killed).
@@ -37,7 +39,7 @@ main(int argc, char **argv)
 	struct rusage ru;
 	const char *outpath = NULL;
 	FILE *out = stderr;
-	double wall;
+	double wall, cpu;
 	pid_t pid;
 	int c, st, status;
 
@@ -76,14 +78,16 @@ main(int argc, char **argv)
 	}
 	wall = (double)(t1.tv_sec - t0.tv_sec) +
 	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 
 	if (outpath != NULL && (out = fopen(outpath, "w")) == NULL) {
 		fprintf(stderr, "rusage: %s: %s\n", outpath, strerror(errno));
 		return 1;
 	}
-	fprintf(out, "wall %.6f maxrss_kb %ld status %d\n", wall,
-	    ru.ru_maxrss, status);
+	fprintf(out, "wall %.6f cpu %.6f maxrss_kb %ld status %d\n", wall,
+	    cpu, ru.ru_maxrss, status);
 	if (out != stderr && fclose(out) != 0) {
 		fprintf(stderr, "rusage: %s: %s\n", outpath, strerror(errno));
 		return 1;
