@@ -135,13 +135,16 @@ bench_ratio() {
 		bad=1
 		return 1;;
 	esac
-	_r=$(awk -v a="$_a" -v b="$_b" 'BEGIN { printf "%.2f", a / b }')
+	# Small ratios get a third digit; the target sees the exact one.
+	_r=$(awk -v a="$_a" -v b="$_b" \
+	    'BEGIN { printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b }')
 	_c=$(awk -v a="$(_field "$1" 5)" -v b="$(_field "$2" 5)" \
 	    'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
 	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
 	if [ -z "$_lim" ]; then
 		_met=-
-	elif awk -v r="$_r" -v l="$_lim" 'BEGIN { exit !(r <= l) }'; then
+	elif awk -v a="$_a" -v b="$_b" -v l="$_lim" \
+	    'BEGIN { exit !(a / b <= l) }'; then
 		_met=yes
 	else
 		_met=NO
