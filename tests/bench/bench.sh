@@ -25,7 +25,8 @@
 #
 # Environment: BENCH_RUNS (default 3), BENCH_MIN_MB (default 50),
 # BENCH_SECS (the first recording's length, default 20), BENCH_ONLY
-# (only .bench files whose name contains it).
+# (only .bench files whose name contains it), BENCH_MD (where the table
+# goes, default build/bench.md).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${PD_BIN:=$top/bin}" "${PD_TBIN:=$top/build/tests}"
@@ -180,7 +181,6 @@ for f in "$top"/tests/bench/*.bench; do
 	. "$f"
 done
 
-mkdir -p "$top/build"
 {
 	echo "Machine: $(nproc) CPUs," \
 	    "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
@@ -209,7 +209,8 @@ mkdir -p "$top/build"
 		    $1, $2, $3, $4, $5 }' "$ratios"
 	fi
 } > "$work/table.md"
-cp "$work/table.md" "$top/build/bench.md"
-echo
+out=${BENCH_MD:-$top/build/bench.md}
+mkdir -p "$(dirname "$out")" && cp "$work/table.md" "$out"
+echo >&2
 cat "$work/table.md"
 exit "$bad"
