@@ -42,8 +42,8 @@ RUSAGE=$PD_TBIN/bench/rusage
 work=$(mktemp -d "${TMPDIR:-/tmp}/pdbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-rows=$work/rows		# name, command, seconds, rss_kb; tab-separated
-ratios=$work/ratios	# name, value, target, met
+rows=$work/rows		# name, command, seconds, rss_kb, cpu seconds (tabs)
+ratios=$work/ratios	# name, value, cpu ratio, target, met
 : > "$rows"
 : > "$ratios"
 bad=0
