@@ -1,5 +1,6 @@
 # Real s390x captures: after pdswap, x86 perf prints exactly what the
-# s390x host's own perf printed (bigendian/README.md).
+# s390x host's own perf printed (bigendian/README.md): perf script, perf
+# evlist -v, and perf report --stats for the streams.
 . "$PD_TOP/tests/cli/lib.sh"
 need_corpus
 need_perf
@@ -20,6 +21,15 @@ for f in "$B"/*.data; do
 		perf evlist -v -i - < n.data 2>/dev/null > ev.txt
 		diff ev.txt "$eref" > diff.txt || fail "$f: evlist: $(head -5 diff.txt)"
 	fi
+	# perf report --stats, for streams (a file's counts differ: it
+	# becomes a stream with ATTR and FEATURE records)
+	sref=$B/reference/${f##*/}.report-stats.txt
+	case $f in
+	*.pipe.data)
+		perf report --stats -i - < n.data > st.txt 2>&1
+		diff st.txt "$sref" > diff.txt ||
+			fail "$f: stats: $(head -5 diff.txt)";;
+	esac
 	n=$((n + 1))
 done
 [ "$n" -ge 1 ] || skip "no reference outputs"
