@@ -418,7 +418,6 @@ pd_reader_inexact(const struct pd_reader *rd, const char **what)
 	return n;
 }
 
-
 /*
  * Keeps the events up to date with the record that passes: attrs and
  * their ids, ids from ID_INDEX, and names from EVENT_UPDATE and the

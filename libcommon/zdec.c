@@ -117,10 +117,9 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	}
 	if (z->swapped) {
 		const char *why;
+		int sr;
 
-		int sr = pd_swap_rec(z->el, p, &why);
-
-		if (sr < 0)
+		if ((sr = pd_swap_rec(z->el, p, &why)) < 0)
 			return pd_err_set(err, z->in_off, "inside compressed "
 			    "data: %s", why);
 		if (sr > 0) {
