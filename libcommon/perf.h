@@ -60,6 +60,9 @@ enum pd_user_type {
 	PD_RECORD_USER_MAX		= 87
 };
 
+/* EVENT_UPDATE types (u64 after the header). */
+#define PD_EVENT_UPDATE_NAME		2
+
 /* Sample bits; the installed header may predate some of them. */
 #define PD_SAMPLE_WEIGHT_STRUCT		(1ULL << 24)
 #define PD_SAMPLE_KNOWN			((1ULL << 25) - 1)

@@ -26,6 +26,7 @@
 enum phase {
 	PH_ATTRS,		/* file mode: one HEADER_ATTR per attr */
 	PH_FEATURES,		/* file mode: one HEADER_FEATURE per section */
+	PH_NAMES,		/* file mode: EVENT_UPDATE NAME per named attr */
 	PH_TRACING,		/* file mode: HEADER_TRACING_DATA */
 	PH_BUILD_IDS,		/* file mode: HEADER_BUILD_ID records */
 	PH_DATA,		/* records from the input: the pipe, or data */
@@ -67,6 +68,9 @@ struct pd_reader {
 	uint8_t		 feat_bits[PD_FEAT_BITS / 8];
 	struct section	 feats[PD_FEAT_BITS];
 	unsigned	 feat_i;
+	unsigned char	*desc;		/* the EVENT_DESC section, or NULL */
+	size_t		 desc_len;
+	uint64_t	 name_i;	/* next attr to name (PH_NAMES) */
 	uint64_t	 bid_off;	/* next build-id entry in section 2 */
 	unsigned char	*synth;		/* a synthesized record */
 
@@ -355,6 +359,7 @@ pd_reader_close(struct pd_reader *rd)
 	pd_zdec_free(rd->zdec);
 	pd_evlist_free(&rd->evlist);
 	free(rd->synth);
+	free(rd->desc);
 	free(rd->buf);
 	free(rd->name);
 	free(rd);
@@ -656,6 +661,15 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 			continue;
 		}
 		s = &rd->feats[f];
+		/*
+		 * An empty section carries nothing, and perf's pipe reader
+		 * fails on an empty string feature (old perf wrote an empty
+		 * CPUDESC) where its file reader only stops reading
+		 * features. Only the presence flags are empty by design.
+		 */
+		if (s->size == 0 && f != PD_FEAT_BRANCH_STACK &&
+		    f != PD_FEAT_STAT)
+			continue;
 		if (s->size > PD_REC_MAX - 16) {
 			char what[80];
 
@@ -673,8 +687,87 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		    s->size) < 0)
 			drop(rd, "a feature section that could not be "
 			    "converted");
+		if (f == PD_FEAT_EVENT_DESC && rd->desc == NULL &&
+		    (rd->desc = malloc(s->size)) != NULL) {
+			memcpy(rd->desc, rd->synth + 16, s->size);
+			rd->desc_len = s->size;
+		}
 		return synth_rec(rd, rec, PD_RECORD_HEADER_FEATURE,
 		    16 + s->size, s->offset);
+	}
+	return 0;
+}
+
+/*
+ * The name of event i in an EVENT_DESC section (native order): u32 nr,
+ * u32 attr_size, then nr x {attr, u32 nr_ids, u32 len, char name[len],
+ * u64 ids[nr_ids]}. Returns its length (0: none) and sets *name.
+ */
+static size_t
+desc_name(const unsigned char *p, size_t len, uint64_t i, const char **name)
+{
+	const unsigned char *q = p + 8, *end = p + len;
+	uint32_t nr, asz, nids, slen;
+	uint64_t k;
+
+	if (len < 8)
+		return 0;
+	nr = pd_get_u32(p);
+	asz = pd_get_u32(p + 4);
+	for (k = 0; k < nr; k++) {
+		if (asz > (size_t)(end - q) || 8 > (size_t)(end - q - asz))
+			return 0;
+		q += asz;
+		nids = pd_get_u32(q);
+		slen = pd_get_u32(q + 4);
+		q += 8;
+		if (slen > (size_t)(end - q))
+			return 0;
+		if (k == i) {
+			*name = (const char *)q;
+			return strnlen((const char *)q, slen);
+		}
+		q += slen;
+		if (nids > (size_t)(end - q) / 8)
+			return 0;
+		q += 8 * (size_t)nids;
+	}
+	return 0;
+}
+
+/*
+ * perf's file reader names events from EVENT_DESC, but its pipe reader
+ * takes names only from EVENT_UPDATE (perf record sends one per event):
+ * say the names the file gives as EVENT_UPDATE NAME records. perf finds
+ * the event by id, where id 0 means the first event.
+ */
+static int
+next_name(struct pd_reader *rd, struct pd_rec *rec)
+{
+	const struct pd_evsel *ev;
+	const char *name;
+	size_t n, size;
+	uint64_t i, id;
+
+	while (rd->desc != NULL && (i = rd->name_i++) < rd->evlist.n) {
+		ev = &rd->evlist.evsels[i];
+		if ((n = desc_name(rd->desc, rd->desc_len, i, &name)) == 0)
+			continue;
+		if (ev->nids > 0)
+			id = ev->ids[0];
+		else if (i == 0)
+			id = 0;
+		else
+			continue;
+		size = 24 + PD_ALIGN8(n + 1);
+		if (size > PD_REC_MAX)
+			continue;
+		memset(rd->synth, 0, size);
+		pd_put_u64(rd->synth + 8, PD_EVENT_UPDATE_NAME);
+		pd_put_u64(rd->synth + 16, id);
+		memcpy(rd->synth + 24, name, n);
+		return synth_rec(rd, rec, PD_RECORD_EVENT_UPDATE, size,
+		    rd->feats[PD_FEAT_EVENT_DESC].offset);
 	}
 	return 0;
 }
@@ -833,6 +926,11 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 			continue;
 		case PH_FEATURES:
 			if ((r = next_feature(rd, rec)) != 0)
+				goto got;
+			rd->phase = PH_NAMES;
+			continue;
+		case PH_NAMES:
+			if ((r = next_name(rd, rec)) != 0)
 				goto got;
 			rd->phase = PH_TRACING;
 			continue;
