@@ -56,6 +56,8 @@ struct pd_reader {
 	int		 eof;
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
+	size_t		 skip_after;	/* record bytes after the payload */
+	unsigned char	 tdrec[16];	/* a rewritten HEADER_TRACING_DATA */
 	uint64_t	 payload_pad;	/* zero bytes to add (file tracing) */
 	uint64_t	 payload_src;	/* file offset of payload (file mode) */
 	int		 payload_pread;	/* payload comes from the file */
@@ -604,7 +606,7 @@ static int
 next_attr(struct pd_reader *rd, struct pd_rec *rec)
 {
 	uint64_t at = rd->attrs.offset + rd->attr_i * rd->attr_size;
-	size_t alen = rd->attr_size - 16, size, i;
+	size_t alen = rd->attr_size - 16, olen, size, i;
 	unsigned char *p = rd->synth;
 	struct section ids;
 	unsigned char sec[16];
@@ -617,11 +619,15 @@ next_attr(struct pd_reader *rd, struct pd_rec *rec)
 	if (file_section(rd, sec, &ids, "attr ids", at + alen) < 0)
 		return -1;
 	/*
-	 * perf's readers find the ids at attr.size: write the attr at the
-	 * length the file gives it and say so in attr.size.
+	 * Newer perf finds the ids at attr.size, but perf up to 6.x copies
+	 * its own sizeof(attr) (128 bytes in 6.1) and reads the ids after
+	 * that: a shorter attr would lend its ids to the attr's tail and
+	 * lose ids. Zero-extend short attrs to 128 bytes, as perf's file
+	 * reader and perf inject do, and say so in attr.size.
 	 */
-	pd_put_u32(p + 8 + PD_ATTR_OFF_SIZE, alen);
-	size = PD_REC_HDR_SIZE + PD_ALIGN8(alen);
+	olen = alen < PD_ATTR_SIZE_PERF61 ? PD_ATTR_SIZE_PERF61 : alen;
+	pd_put_u32(p + 8 + PD_ATTR_OFF_SIZE, olen);
+	size = PD_REC_HDR_SIZE + PD_ALIGN8(olen);
 	memset(p + 8 + alen, 0, size - 8 - alen);
 	if (ids.size % 8 != 0 || ids.size > PD_REC_MAX - size)
 		return pd_err_set(&rd->err, at + alen, "attr %" PRIu64 ": %"
@@ -658,6 +664,14 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		if (f == PD_FEAT_AUXTRACE) {
 			drop(rd, "the AUXTRACE feature (an index of file "
 			    "offsets)");
+			continue;
+		}
+		if (f >= PD_FEAT_SIMPLEPERF) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "simpleperf feature %u "
+			    "(perf report rejects its id in a stream)", f);
+			drop(rd, what);
 			continue;
 		}
 		s = &rd->feats[f];
@@ -845,6 +859,34 @@ start_data(struct pd_reader *rd)
 	return 0;
 }
 
+/*
+ * simpleperf writes the tracing data inside its record: u32 size, the
+ * blob, zero padding to 64, all within header.size. perf's readers take
+ * the blob from after a 16-byte record, so hand out that layout: a
+ * 16-byte record whose payload is the blob, padded to 8. The padding in
+ * the input record is skipped before the next record.
+ */
+static int
+simpleperf_tracing(struct pd_reader *rd, struct pd_rec *rec,
+    const unsigned char *p, uint16_t size)
+{
+	uint32_t len = pd_get_u32(p + 8);
+
+	memset(rd->tdrec, 0, sizeof(rd->tdrec));
+	pd_put_u32(rd->tdrec, PD_RECORD_HEADER_TRACING_DATA);
+	pd_put_u16(rd->tdrec + 4, rec->misc);
+	pd_put_u16(rd->tdrec + 6, sizeof(rd->tdrec));
+	pd_put_u32(rd->tdrec + 8, PD_ALIGN8(len));
+	rec->data = rd->tdrec;
+	rec->size = sizeof(rd->tdrec);
+	rec->payload = PD_ALIGN8(len);
+	rd->pos += 12;
+	rd->payload_left = len;
+	rd->payload_pad = PD_ALIGN8(len) - len;
+	rd->skip_after = size - 12 - len;
+	return 1;
+}
+
 /* The next record of the input proper (pipe stream or data section). */
 static int
 next_data(struct pd_reader *rd, struct pd_rec *rec)
@@ -899,6 +941,10 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	rec->size = size;
 	rec->flags = 0;
 	rec->payload = 0;
+	if (type == PD_RECORD_HEADER_TRACING_DATA && size > 16 &&
+	    pd_get_u32(p + 8) <= size - 12u &&
+	    memcmp(p + 12, PD_TRACING_MAGIC, PD_TRACING_MAGIC_LEN) == 0)
+		return simpleperf_tracing(rd, rec, p, size);
 	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12)
 		rec->payload = pd_get_u32(p + 8);
 	else if (type == PD_RECORD_AUXTRACE && size >= 16)
@@ -915,6 +961,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 
 	if (skip_payload(rd) < 0)
 		return -1;
+	rd->pos += rd->skip_after;
+	rd->skip_after = 0;
 	for (;;) {
 		switch (rd->phase) {
 		case PH_ATTRS:
