@@ -56,6 +56,8 @@ struct pd_reader {
 	int		 eof;
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
+	uint64_t	 payload_off;	/* offset of the record it follows */
+	uint32_t	 payload_type;
 	size_t		 skip_after;	/* record bytes after the payload */
 	unsigned char	 tdrec[16];	/* a rewritten HEADER_TRACING_DATA */
 	uint64_t	 payload_pad;	/* zero bytes to add (file tracing) */
@@ -427,10 +429,17 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 			    "ATTR record size %u too small for an attr",
 			    rec->size);
 		asz = pd_get_u32(p + 8 + PD_ATTR_OFF_SIZE);
-		if (asz == 0)
-			asz = PD_ATTR_SIZE_VER0;
-		if (asz < PD_ATTR_SIZE_VER0 || asz % 8 != 0 ||
-		    asz > (unsigned)rec->size - PD_REC_HDR_SIZE)
+		/*
+		 * Readers find the ids at attr.size, so it must be a real
+		 * size: 0 (VER0 in a file's attr section) cannot place them.
+		 */
+		if (asz < PD_ATTR_SIZE_VER0)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ATTR attr.size %u < %u", asz, PD_ATTR_SIZE_VER0);
+		if (asz % 8 != 0)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ATTR attr.size %u is not a multiple of 8", asz);
+		if (asz > (unsigned)rec->size - PD_REC_HDR_SIZE)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ATTR attr.size %u does not fit record size %u",
 			    asz, rec->size);
@@ -538,6 +547,16 @@ skip_payload(struct pd_reader *rd)
 	return (int)n;
 }
 
+static int
+payload_short(struct pd_reader *rd)
+{
+	const char *name = pd_rec_name(rd->payload_type);
+
+	return pd_err_set(&rd->err, rd->payload_off, "%s payload runs past "
+	    "the end of input (%" PRIu64 " bytes missing)",
+	    name ? name : "record", rd->payload_left);
+}
+
 ssize_t
 pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 {
@@ -571,9 +590,7 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 		if ((r = fill(rd)) < 0)
 			return -1;
 		if (r == 0)
-			return pd_err_set(&rd->err, rd->buf_off + rd->pos,
-			    "out-of-band payload runs past the end of input "
-			    "(%" PRIu64 " bytes missing)", rd->payload_left);
+			return payload_short(rd);
 	}
 	avail = rd->end - rd->pos;
 	if (avail > rd->payload_left)
@@ -949,8 +966,25 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 		rec->payload = pd_get_u32(p + 8);
 	else if (type == PD_RECORD_AUXTRACE && size >= 16)
 		rec->payload = pd_get_u64(p + 8);
-	rd->pos += size;
 	rd->payload_left = rec->payload;
+	rd->payload_off = off;
+	rd->payload_type = type;
+	/*
+	 * A payload that fits the buffer is read before the record is
+	 * handed out, so a truncated one is reported at its record and
+	 * nothing of it is passed on; larger ones are streamed.
+	 */
+	if (rec->payload > 0 && rec->payload <= BUF_SIZE / 2) {
+		if ((r = ensure(rd, size + rec->payload)) < 0)
+			return -1;
+		if (r == 0) {
+			rd->payload_left = size + rec->payload -
+			    (rd->end - rd->pos);
+			return payload_short(rd);
+		}
+		rec->data = rd->buf + rd->pos;
+	}
+	rd->pos += size;
 	return 1;
 }
 
