@@ -377,7 +377,8 @@ sample_full(const char *bad)
  * A small file-mode perf.data: the standard event (ids in the file's id
  * array), the good stream's records in the data section, and two
  * features, HOSTNAME and EVENT_DESC (naming the event "mkpipe-clock").
- * `past_end` makes the data section run past the end of the file.
+ * `past_end` makes a section run past the end of the file: 1 the data,
+ * 2 the attrs, 3 the second feature, 4 the first attr's ids.
  */
 static void
 file_mode(int past_end)
@@ -419,19 +420,26 @@ file_mode(int past_end)
 	p64(12);
 	f2_end = len;
 	set(24, attrs_at, 8);
-	set(32, 144, 8);
+	set(32, 144 * (past_end == 2 ? 8 : 1), 8);
 	set(40, data_at, 8);
-	set(48, (data_end - data_at) + (past_end ? 4096 : 0), 8);
+	set(48, (data_end - data_at) + (past_end == 1 ? 4096 : 0), 8);
 	/* feature bitmap: HOSTNAME (3), EVENT_DESC (12), in word 0 */
 	set(72, (1ULL << 3) | (1ULL << 12), 8);
 	set(tab_at, f1, 8);
 	set(tab_at + 8, f2 - f1, 8);
 	set(tab_at + 16, f2, 8);
-	set(tab_at + 24, f2_end - f2, 8);
-	if (past_end) {
-		/* the feature table then lies past the end as well */
+	set(tab_at + 24, f2_end - f2 + (past_end == 3 ? 1 : 0), 8);
+	if (past_end == 4)
+		set(attrs_at + 128 + 8, 4096 * 8, 8);
+	/* where the reader finds the fault: the field that points past */
+	if (past_end == 1)
 		fault = 40;
-	}
+	else if (past_end == 2)
+		fault = 24;
+	else if (past_end == 3)
+		fault = tab_at + 16;
+	else if (past_end == 4)
+		fault = attrs_at + 128;
 }
 
 static const char *const cases[] = {
@@ -443,7 +451,8 @@ static const char *const cases[] = {
 	"sample-full", "sample-callchain", "sample-branch", "sample-raw",
 	"sample-regs", "sample-stack", "sample-stack-dyn",
 	"sample-stack-dyn-big", "sample-read", "file-mode",
-	"file-section-past-end", NULL
+	"file-section-past-end", "file-attrs-past-end",
+	"file-feature-past-end", "file-ids-past-end", NULL
 };
 
 static void
@@ -616,6 +625,12 @@ main(int argc, char **argv)
 		file_mode(0);
 	} else if (strcmp(c, "file-section-past-end") == 0) {
 		file_mode(1);
+	} else if (strcmp(c, "file-attrs-past-end") == 0) {
+		file_mode(2);
+	} else if (strcmp(c, "file-feature-past-end") == 0) {
+		file_mode(3);
+	} else if (strcmp(c, "file-ids-past-end") == 0) {
+		file_mode(4);
 	} else {
 		usage();
 	}

@@ -56,6 +56,14 @@ check tracing-data-past-end "pdcat: <stdin>: offset 0x138: TRACING_DATA payload 
 check size-lt-8 "pdcat: in.data: offset 0x138: record size 4 < 8" in.data
 # File mode needs a regular file; its faults are in the header.
 check file-section-past-end "pdcat: in.data: offset 0x28: data section [0x108, +0x1140) runs past the end of the file (0x38c)" in.data
+check file-attrs-past-end "pdcat: in.data: offset 0x18: attrs section [0x78, +0x480) runs past the end of the file (0x38c)" in.data
+check file-feature-past-end "pdcat: in.data: offset 0x258: feature section [0x2ac, +0xe1) runs past the end of the file (0x38c)" in.data
+check file-ids-past-end "pdcat: in.data: offset 0xf8: attr ids section [0x68, +0x8000) runs past the end of the file (0x38c)" in.data
+# The good file converts, and to the stream perf reads as the file.
+mkpipe file-mode > fm.data
+pdcat fm.data > out.data 2> err.txt || fail "file-mode: $(cat err.txt)"
+[ ! -s err.txt ] || fail "file-mode: said $(cat err.txt)"
+pdcat < out.data | cmp -s - out.data || fail "file-mode: output unreadable"
 mkpipe file-mode > fm.data
 cat fm.data | pdcat > out.data 2> err.txt
 [ $? -eq 1 ] && [ "$(cat err.txt)" = "pdcat: <stdin>: offset 0x0: file-mode perf.data must be a regular file, not a pipe (use pdcat FILE)" ] ||
