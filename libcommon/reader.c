@@ -958,7 +958,8 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	rec->size = size;
 	rec->flags = 0;
 	rec->payload = 0;
-	if (type == PD_RECORD_HEADER_TRACING_DATA && size > 16 &&
+	if (type == PD_RECORD_HEADER_TRACING_DATA &&
+	    size >= 12 + PD_TRACING_MAGIC_LEN &&
 	    pd_get_u32(p + 8) <= size - 12u &&
 	    memcmp(p + 12, PD_TRACING_MAGIC, PD_TRACING_MAGIC_LEN) == 0)
 		return simpleperf_tracing(rd, rec, p, size);
