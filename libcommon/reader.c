@@ -686,8 +686,8 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		if (f >= PD_FEAT_SIMPLEPERF) {
 			char what[80];
 
-			snprintf(what, sizeof(what), "simpleperf feature %u "
-			    "(perf report rejects its id in a stream)", f);
+			snprintf(what, sizeof(what), "simpleperf feature %u, "
+			    "an id perf report rejects in a stream", f);
 			drop(rd, what);
 			continue;
 		}
