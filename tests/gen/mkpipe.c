@@ -383,6 +383,15 @@ sample_full(const char *bad)
 static void
 file_mode(int past_end)
 {
+	/*
+	 * A raw event: perf's pipe reader names it "raw 0x1234" before it
+	 * sees EVENT_DESC, so only an EVENT_UPDATE can carry the name.
+	 */
+	static const struct attr raw_attr = {
+		.type = 4, .size = 128, .config = 0x1234,
+		.sample_type = STD_TYPE,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
 	size_t ids_at, attrs_at, data_at, data_end, tab_at, f1, f2, f2_end;
 	int i;
 
@@ -394,7 +403,7 @@ file_mode(int past_end)
 	p64(11);
 	p64(12);
 	attrs_at = len;
-	pattr(&std_attr);
+	pattr(&raw_attr);
 	p64(ids_at);
 	p64(16);
 	data_at = len;
@@ -412,7 +421,7 @@ file_mode(int past_end)
 	f2 = len;
 	p32(1);				/* nr events */
 	p32(128);			/* attr size */
-	pattr(&std_attr);
+	pattr(&raw_attr);
 	p32(2);				/* nr ids */
 	p32(64);
 	pstr("mkpipe-clock", 64);
