@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "libcommon/ids.h"
 
+#include <string.h>
+
 #include "libcommon/evlist.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
@@ -121,4 +123,95 @@ pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 	map_at(p, s.identifier_off, map, ctx);
 	map_at(p, s.id_off, map, ctx);
 	return 0;
+}
+
+/*
+ * The renumbered id at record offset `off` of `p`, if the id there as read
+ * (rec->data) is one of ev's: an unknown id or 0 names no event.
+ */
+static int
+own_id(const struct pd_evlist *el, const struct pd_evsel *ev,
+    const struct pd_rec *rec, const unsigned char *p, unsigned off,
+    uint64_t *id)
+{
+	if (pd_evlist_by_id(el, pd_get_u64(rec->data + off)) != ev)
+		return 0;
+	*id = pd_get_u64(p + off);
+	return 1;
+}
+
+int
+pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
+    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
+    const char **why)
+{
+	const struct pd_evsel *ev;
+	unsigned size = rec->size, asz, off;
+	uint64_t st, id;
+
+	if (rec->type == PD_RECORD_HEADER_ATTR) {
+		if (el->n == 0 || size < PD_REC_HDR_SIZE + PD_ATTR_SIZE_VER0) {
+			*why = "ATTR record without its event";
+			return -1;
+		}
+		ev = &el->evsels[el->n - 1];
+		off = PD_REC_HDR_SIZE + PD_ATTR_OFF_SAMPLE_TYPE;
+		st = pd_get_u64(p + off);
+		if (st & PERF_SAMPLE_IDENTIFIER)
+			return 0;
+		asz = pd_get_u32(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_SIZE);
+		if (asz == 0)
+			asz = PD_ATTR_SIZE_VER0;
+		if (asz > size - PD_REC_HDR_SIZE) {
+			*why = "attr does not fit the ATTR record";
+			return -1;
+		}
+		memcpy(out, p, size);
+		pd_put_u64(out + off, st | PERF_SAMPLE_IDENTIFIER);
+		if (size - PD_REC_HDR_SIZE - asz >= 8)
+			return size;
+		/* No ids: samples would name none; give the event one. */
+		if (size + 8 > PD_REC_MAX)
+			goto too_big;
+		pd_put_u64(out + size, evid(ctx, ev));
+		pd_put_u16(out + 6, size + 8);
+		return size + 8;
+	}
+	if (!pd_rec_is_kernel(rec->type) ||
+	    (ev = pd_evlist_for_rec(el, rec)) == NULL)
+		return 0;
+	st = ev->attr.sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (size + 8 > PD_REC_MAX)
+		goto too_big;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (ev->id_pos < 0 ||
+		    (off = PD_REC_HDR_SIZE + 8 * ev->id_pos) + 8 > size ||
+		    !own_id(el, ev, rec, p, off, &id))
+			id = evid(ctx, ev);
+		memcpy(out, p, PD_REC_HDR_SIZE);
+		pd_put_u64(out + PD_REC_HDR_SIZE, id);
+		memcpy(out + PD_REC_HDR_SIZE + 8, p + PD_REC_HDR_SIZE,
+		    size - PD_REC_HDR_SIZE);
+	} else {
+		if (!(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL))
+			return 0;
+		if (size < PD_REC_HDR_SIZE + (unsigned)ev->id_hdr_size) {
+			*why = "sample_id trailer does not fit the record";
+			return -1;
+		}
+		if (ev->is_pos < 0 ||
+		    !own_id(el, ev, rec, p, size - 8 * ev->is_pos, &id))
+			id = evid(ctx, ev);
+		memcpy(out, p, size);
+		pd_put_u64(out + size, id);
+	}
+	pd_put_u16(out + 6, size + 8);
+	return size + 8;
+
+too_big:
+	*why = "no room for PERF_SAMPLE_IDENTIFIER: record would exceed "
+	    "65535 bytes";
+	return -1;
 }

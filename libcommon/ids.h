@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
 
 typedef uint64_t	(*pd_id_map_fn)(void *ctx, uint64_t id);
@@ -23,5 +24,30 @@ typedef uint64_t	(*pd_id_map_fn)(void *ctx, uint64_t id);
  */
 int	pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 	    unsigned char *p, pd_id_map_fn map, void *ctx, const char **why);
+
+typedef uint64_t	(*pd_ev_id_fn)(void *ctx, const struct pd_evsel *ev);
+
+/*
+ * Writes to `out` (room for PD_REC_MAX bytes) record `rec` as it reads
+ * once every event carries PERF_SAMPLE_IDENTIFIER, which puts the id at
+ * the same place in every layout (first in a SAMPLE, last in a
+ * sample_id_all trailer): how perf record makes mixed events decodable.
+ * `p` holds the record's bytes with its ids already renumbered; `el`
+ * describes it as read (the reader's evlist after `rec`: a HEADER_ATTR's
+ * event is the last one). The id written is the record's own id when it
+ * names one of its event's ids, else evid(ctx, ev): the event's id for
+ * records that carry none (one event, no ids; synthesized records with
+ * id 0), and the id added to a HEADER_ATTR that lists none.
+ * A HEADER_ATTR gets the IDENTIFIER bit; a SAMPLE gets the id after its
+ * header; another kernel record of an event with sample_id_all gets it
+ * after its trailer. Records of events that already have IDENTIFIER, of
+ * events without sample_id_all (no trailer to extend) and of no event are
+ * left alone. Returns the new size, 0 when the record stays as it is,
+ * or -1 (*why) when it cannot be parsed or would outgrow PD_REC_MAX.
+ */
+int	pd_ids_add_identifier(const struct pd_evlist *el,
+	    const struct pd_rec *rec, const unsigned char *p,
+	    unsigned char *out, pd_ev_id_fn evid, void *ctx,
+	    const char **why);
 
 #endif /* PD_IDS_H */

@@ -53,9 +53,16 @@ struct idtab {
 	size_t		 cap, n;
 };
 
+/*
+ * Owner of the ids pdcat makes up: an input that uses one of them itself
+ * has it renumbered too.
+ */
+#define OWNER_PDCAT	UINT64_MAX
+
 struct joiner {
 	struct idtab	 owners;	/* id -> input that claimed it */
 	struct idtab	 map;		/* this input's id -> new id */
+	struct idtab	 evids;		/* this input's event -> its id */
 	uint64_t	 input;
 	uint64_t	 next_id;
 	int		 nomem;
@@ -149,8 +156,35 @@ map_id(void *ctx, uint64_t id)
 		j->next_id = id + 1;
 	if (v >= j->next_id)
 		j->next_id = v + 1;
-	if (tab_put(&j->owners, v, j->input) < 0 ||
+	if (tab_put(&j->owners, v, v == id ? j->input : OWNER_PDCAT) < 0 ||
 	    tab_put(&j->map, id, v) < 0)
+		j->nomem = 1;
+	return v;
+}
+
+/*
+ * The id that stands for an event in records that carry none, once every
+ * event has PERF_SAMPLE_IDENTIFIER: its first id, or a fresh one for an
+ * event that has none (one event recorded without ids).
+ */
+static uint64_t
+event_id(void *ctx, const struct pd_evsel *ev)
+{
+	struct joiner *j = ctx;
+	uint64_t v;
+
+	if (tab_get(&j->evids, ev->idx, &v))
+		return v;
+	if (ev->nids > 0) {
+		v = map_id(j, ev->ids[0]);
+	} else {
+		do
+			v = j->next_id++;
+		while (tab_get(&j->owners, v, &(uint64_t){0}));
+		if (tab_put(&j->owners, v, OWNER_PDCAT) < 0)
+			j->nomem = 1;
+	}
+	if (tab_put(&j->evids, ev->idx, v) < 0)
 		j->nomem = 1;
 	return v;
 }
@@ -173,6 +207,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static unsigned char scratch[PD_REC_MAX + 1];
+	static unsigned char grown[PD_REC_MAX + 1];
 	static char *stdin_only[] = { "-", NULL };
 	struct pd_output out;
 	struct pd_writer *w;
@@ -239,6 +274,7 @@ main(int argc, char **argv)
 		}
 		j.input = i;
 		tab_free(&j.map);
+		tab_free(&j.evids);
 		while ((r = pd_reader_next(rd, &rec)) > 0) {
 			const unsigned char *p;
 			ssize_t n;
@@ -246,11 +282,23 @@ main(int argc, char **argv)
 			if (decompress && is_compressed_feature(&rec))
 				continue;
 			if (ninputs > 1) {
+				const struct pd_evlist *el;
 				const char *why;
+				int grew;
 
+				/*
+				 * Renumber colliding ids, then give every
+				 * event PERF_SAMPLE_IDENTIFIER: perf finds
+				 * every record's event by the first attr's
+				 * layout, which only IDENTIFIER makes the
+				 * same for all.
+				 */
+				el = pd_reader_evlist(rd);
 				memcpy(scratch, rec.data, rec.size);
-				if (pd_ids_map(pd_reader_evlist(rd), &rec,
-				    scratch, map_id, &j, &why) < 0) {
+				if (pd_ids_map(el, &rec, scratch, map_id, &j,
+				    &why) < 0 ||
+				    (grew = pd_ids_add_identifier(el, &rec,
+				    scratch, grown, event_id, &j, &why)) < 0) {
 					struct pd_err e = *pd_reader_err(rd);
 
 					pd_err_set(&e, rec.offset, "%s", why);
@@ -267,6 +315,10 @@ main(int argc, char **argv)
 					break;
 				}
 				rec.data = scratch;
+				if (grew > 0) {
+					rec.data = grown;
+					rec.size = grew;
+				}
 			}
 			if (pd_writer_rec(w, &rec) < 0)
 				goto write_failed;
@@ -295,6 +347,7 @@ main(int argc, char **argv)
 		goto write_failed;
 	}
 	tab_free(&j.map);
+	tab_free(&j.evids);
 	tab_free(&j.owners);
 	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
 		return PD_EXIT_DATA;
