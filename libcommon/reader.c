@@ -865,6 +865,9 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 					    "zstd");
 				if (pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
 					return -1;
+				/* Its bytes stay put until zdec is drained. */
+				if (rd->flags & PD_RD_KEEP_COMPRESSED)
+					goto got;
 				continue;
 			}
 			if (r == 0) {

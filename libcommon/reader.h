@@ -24,6 +24,12 @@ struct pd_reader;
 
 /* pd_reader_open flags */
 #define PD_RD_DECOMPRESS	0x1	/* hand out COMPRESSED* contents */
+/*
+ * With PD_RD_DECOMPRESS: hand out each COMPRESSED* record itself too,
+ * before the records it holds (those carry PD_REC_DECOMPRESSED), so a
+ * tool can both count the stream as stored and pass it on unchanged.
+ */
+#define PD_RD_KEEP_COMPRESSED	0x2
 
 /*
  * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
