@@ -23,6 +23,7 @@
 #include "libcommon/perf.h"
 #include "libcommon/reader.h"
 #include "libcommon/sample.h"
+#include "libcommon/samplehead.h"
 #include "libcommon/writer.h"
 
 static const char usage_line[] =
@@ -95,7 +96,6 @@ struct stats {
 	size_t		 nev;
 	uint64_t	 samples;
 	uint64_t	 unknown_id;	/* samples of no known event */
-	uint64_t	 unparsed;	/* layouts this version cannot parse */
 
 	uint64_t	 lost, lost_samples;
 	uint64_t	 tmin, tmax;
@@ -106,6 +106,7 @@ struct stats {
 	int		 have_cpu;
 
 	struct thread	*thr;
+	struct thread	*thr_last;	/* samples come in runs of one tid */
 	size_t		 thr_cap, thr_n;
 	uint64_t	 thr_other;	/* samples of threads past THREADS_MAX */
 	int		 have_tid;
@@ -205,6 +206,7 @@ thr_get(struct stats *st, uint32_t tid)
 		struct thread *old = st->thr;
 		size_t ocap = st->thr_cap;
 
+		st->thr_last = NULL;
 		st->thr_cap = ocap ? ocap * 2 : 1024;
 		if ((st->thr = calloc(st->thr_cap, sizeof(*t))) == NULL) {
 			st->thr = old;
@@ -293,16 +295,17 @@ note_time(struct stats *st, uint64_t t)
 }
 
 /*
- * A SAMPLE: its event, period, cpu, time and thread. A sample that does
- * not fit its own layout is bad data, as for perf; one whose layout has
- * bits this version does not know is counted without details.
+ * A SAMPLE: its event, period, cpu, time and thread, all from the head
+ * of the sample (pd_sample_head): a stream of millions of samples is
+ * summed without walking callchains and stacks. A sample too short for
+ * its head is bad data.
  */
 static int
 do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
     const char **why)
 {
 	struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
-	struct pd_sample s;
+	struct pd_sample_head s;
 	struct evstat *e;
 	struct thread *t;
 
@@ -311,17 +314,13 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 		st->unknown_id++;
 		return 0;
 	}
-	if (grow_events(st, el->n) < 0) {
+	if ((size_t)ev->idx >= st->nev && grow_events(st, el->n) < 0) {
 		*why = "out of memory";
 		return -1;
 	}
 	e = &st->ev[ev->idx];
 	e->samples++;
-	if (!ev->parsable) {
-		st->unparsed++;
-		return 0;
-	}
-	if (pd_sample_parse(ev, rec, &s, why) < 0)
+	if (pd_sample_head(ev, rec, &s, why) < 0)
 		return -1;
 	if (s.type & PERF_SAMPLE_PERIOD)
 		e->period += s.period;
@@ -352,7 +351,10 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	}
 	if (s.type & PERF_SAMPLE_TID) {
 		st->have_tid = 1;
-		if ((t = thr_get(st, s.tid)) == NULL) {
+		t = st->thr_last;
+		if (t == NULL || t->tid != s.tid)
+			t = st->thr_last = thr_get(st, s.tid);
+		if (t == NULL) {
 			st->thr_other++;
 		} else {
 			t->samples++;
@@ -630,9 +632,6 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 	if (st->unknown_id > 0)
 		fprintf(f, "%-32s %12" PRIu64 "\n", "(unknown id)",
 		    st->unknown_id);
-	if (st->unparsed > 0)
-		fprintf(f, "  %" PRIu64 " samples have a layout this version "
-		    "cannot parse: counted, not looked into\n", st->unparsed);
 
 	fprintf(f, "\nlost          %" PRIu64 " events in %" PRIu64
 	    " LOST records\n", st->lost, st->recs.count[PERF_RECORD_LOST]);
@@ -775,8 +774,7 @@ print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
 	}
 	fprintf(f, "%s],\n", el->n ? "\n  " : "");
 	fprintf(f, "  \"samples\": %" PRIu64 ",\n  \"unknown_id_samples\": %"
-	    PRIu64 ",\n  \"unparsed_samples\": %" PRIu64 ",\n", st->samples,
-	    st->unknown_id, st->unparsed);
+	    PRIu64 ",\n", st->samples, st->unknown_id);
 	fprintf(f, "  \"lost\": %" PRIu64 ",\n  \"lost_samples\": %" PRIu64
 	    ",\n  \"throttle\": %" PRIu64 ",\n  \"unthrottle\": %" PRIu64
 	    ",\n", st->lost, st->lost_samples,
@@ -929,6 +927,13 @@ stats_free(struct stats *st)
 	free(st->thr);
 }
 
+/*
+ * -p hands the stream on in pieces of this size rather than in the
+ * writer's larger ones, so that the next program in the pipeline works
+ * on one piece while pdstat reads the next (as cat's 128 KiB do).
+ */
+#define FLUSH_EVERY	(128 * 1024)
+
 static int
 is_compressed(uint32_t type)
 {
@@ -965,6 +970,7 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 	struct pd_rec rec;
 	const char *why;
 	uint64_t nrec = 0;
+	unsigned long long flushed = 0;
 	int r;
 
 	st->stream_bytes = PD_PIPE_HDR_SIZE;
@@ -1002,7 +1008,14 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 
 			if (pd_writer_rec(w, &rec) < 0)
 				return -2;
-			while ((n = pd_reader_payload(rd, &p)) > 0)
+			if (pd_writer_offset(w) - flushed >= FLUSH_EVERY) {
+				if (pd_writer_flush(w) < 0)
+					return -2;
+				flushed = pd_writer_offset(w);
+			}
+			n = 0;
+			while (rec.payload > 0 &&
+			    (n = pd_reader_payload(rd, &p)) > 0)
 				if (pd_writer_put(w, p, n) < 0)
 					return -2;
 			if (n < 0) {
