@@ -29,7 +29,7 @@ struct pd_reader;
  * before the records it holds (those carry PD_REC_DECOMPRESSED), so a
  * tool can both count the stream as stored and pass it on unchanged.
  */
-#define PD_RD_KEEP_COMPRESSED	0x2
+#define PD_RD_KEEP_COMPRESSED	0x4
 
 /*
  * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
