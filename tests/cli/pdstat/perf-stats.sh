@@ -4,7 +4,8 @@
 # the samples of each event). Where `--stats` fails on a pipe stream
 # (tracepoint and -z pipes in perf 6.1), `perf report -D` is the oracle:
 # it ends with the same tables. For the big-endian captures the s390x
-# host's own `perf report --stats` (bigendian/reference) is the oracle.
+# host's own `perf report --stats` (or -D) output in bigendian/reference
+# is the oracle.
 #
 # The mapping, found by running perf 6.1 over the corpus:
 # - perf counts every record it processes, FINISHED_ROUND, FEATURE,
@@ -61,9 +62,24 @@ compared=0 noref=0 noswap=0 bad=0
 for f in $(find "$C" -type f ! -name '*.md' ! -name '*.sources' \
     ! -name '*.sh' ! -path '*/reference/*' | sort); do
 	name=${f#"$C"/}
-	ref=$C/bigendian/reference/${f##*/}.report-stats.txt
-	if [ -f "$ref" ]; then
-		perf_tables < "$ref" | sort > want
+	ref=$C/bigendian/reference/${f##*/}
+	if [ -f "$ref.report-stats.txt" ]; then
+		# The s390x perf 6.1 has the same --stats bugs; its -D output
+		# (kept uncompressed only where small) is the fallback.
+		cp "$ref.report-stats.txt" p.txt
+		if grep -qE 'failed to process|unexpected end of event stream' \
+		    p.txt; then
+			if [ -f "$ref.report-D.txt" ]; then
+				cp "$ref.report-D.txt" p.txt
+			elif [ -f "$ref.report-D.txt.xz" ] &&
+			    command -v xz >/dev/null 2>&1; then
+				xz -dc "$ref.report-D.txt.xz" > p.txt
+			else
+				noref=$((noref + 1))
+				continue
+			fi
+		fi
+		perf_tables < p.txt | sort > want
 	else
 		perf report --stats -i "$f" > p.txt 2> p.err
 		rc=$?
