@@ -15,7 +15,7 @@ struct pd_rec;
 
 /* A field the sample_type lacks is 0; `type` says which are there. */
 struct pd_sample_head {
-	uint64_t	type;		/* the sample_type that laid it out */
+	uint64_t	type;		/* the sample_type of the event */
 	uint64_t	id;		/* IDENTIFIER or ID */
 	uint64_t	ip;
 	uint32_t	pid, tid;

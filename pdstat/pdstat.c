@@ -85,12 +85,14 @@ struct evstat {
 struct stats {
 	const char	*input;
 	int		 file_mode, swapped;
-	struct typetab	 recs;		/* the stream's records */
-	struct typetab	 synth;		/* made from a file header */
-	uint64_t	 inner_count, inner_bytes;	/* inside COMPRESSED* */
-	uint64_t	 zcount, zbytes;		/* COMPRESSED* themselves */
+	struct typetab	 recs;		/* records of the stream */
+	struct typetab	 synth;		/* from a file header */
+	uint64_t	 inner_count;	/* records inside COMPRESSED* */
+	uint64_t	 inner_bytes;
+	uint64_t	 zcount;	/* COMPRESSED* records themselves */
+	uint64_t	 zbytes;
 	uint64_t	 payload_bytes;
-	uint64_t	 stream_bytes;	/* as -p writes it */
+	uint64_t	 stream_bytes;	/* the input as a pipe stream */
 
 	struct evstat	*ev;
 	size_t		 nev;
@@ -106,12 +108,14 @@ struct stats {
 	int		 have_cpu;
 
 	struct thread	*thr;
-	struct thread	*thr_last;	/* samples come in runs of one tid */
+	struct thread	*thr_last;	/* the last sample's thread */
 	size_t		 thr_cap, thr_n;
-	uint64_t	 thr_other;	/* samples of threads past THREADS_MAX */
+	uint64_t	 thr_other;	/* samples past THREADS_MAX */
 	int		 have_tid;
 
 	struct pd_header_info hi;
+	unsigned	 left_out;	/* file sections a stream cannot carry */
+	const char	*left_out_last;
 	int		 complete;
 	char		 error[320];
 };
@@ -434,6 +438,14 @@ top_cmp(const void *a, const void *b)
 }
 
 static int
+pid_cmp(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int
 comm_cmp(const void *a, const void *b)
 {
 	const struct top *x = a, *y = b;
@@ -480,14 +492,8 @@ top_tasks(const struct stats *st, struct top *pids, size_t *np,
 		all[n].comm = NULL;
 		n++;
 	}
-	/* Sort by pid so that the threads of one process are adjacent. */
-	for (i = 1; i < n; i++) {
-		struct top x = all[i];
-
-		for (j = i; j > 0 && all[j - 1].pid > x.pid; j--)
-			all[j] = all[j - 1];
-		all[j] = x;
-	}
+	/* Sorted by pid, the threads of one process are adjacent. */
+	qsort(all, n, sizeof(*all), pid_cmp);
 	for (i = 0, j = 0; i < n; i++) {
 		if (j > 0 && all[j - 1].pid == all[i].pid)
 			all[j - 1].samples += all[i].samples;
@@ -619,6 +625,10 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 		fprintf(f, "  from the file header:\n");
 		print_types(f, &st->synth, type_total(&st->synth, &sbytes));
 	}
+	if (st->left_out > 0)
+		fprintf(f, "  left out of the stream: %u file section%s (last: "
+		    "%s)\n", st->left_out, st->left_out > 1 ? "s" : "",
+		    st->left_out_last);
 
 	fprintf(f, "\n%-32s %12s %20s %12s\n", "event", "samples", "period",
 	    "lost");
@@ -759,8 +769,8 @@ print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
 	    PRIu64 ", \"inner_records\": %" PRIu64 ", \"inner_bytes\": %"
 	    PRIu64 "},\n", st->zcount, st->zbytes, st->inner_count,
 	    st->inner_bytes);
-	fprintf(f, "  \"payload_bytes\": %" PRIu64 ",\n  \"header_records\": ",
-	    st->payload_bytes);
+	fprintf(f, "  \"payload_bytes\": %" PRIu64 ",\n  \"left_out_sections\": "
+	    "%u,\n  \"header_records\": ", st->payload_bytes, st->left_out);
 	json_types(f, &st->synth);
 	fprintf(f, ",\n  \"events\": [");
 	for (i = 0; i < el->n; i++) {
@@ -1127,6 +1137,7 @@ main(int argc, char **argv)
 		}
 		r = scan(rd, &st, w, &ss);
 		status_stop(&ss);
+		st.left_out = pd_reader_dropped(rd, &st.left_out_last);
 		if (r == -2)
 			goto write_failed;
 		/* The good records before an error reach the output. */
