@@ -4,7 +4,9 @@
 n=0
 for r in "$PD_TBIN"/fuzz/replay_*; do
 	[ -x "$r" ] || fail "no replay drivers built"
-	"$r" "$PD_TOP/tests/fuzz/regress" "$PD_TOP/tests/fuzz/seed" ||
+	set -- "$PD_TOP/tests/fuzz/seed"
+	[ -d "$PD_TOP/tests/fuzz/regress" ] && set -- "$@" "$PD_TOP/tests/fuzz/regress"
+	"$r" "$@" ||
 		fail "${r##*/} failed"
 	n=$((n + 1))
 done
