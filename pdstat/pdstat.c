@@ -116,6 +116,8 @@ struct stats {
 	struct pd_header_info hi;
 	unsigned	 left_out;	/* file sections a stream cannot carry */
 	const char	*left_out_last;
+	unsigned	 inexact;	/* foreign records converted in part */
+	const char	*inexact_last;
 	int		 complete;
 	char		 error[320];
 };
@@ -629,6 +631,11 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 		fprintf(f, "  left out of the stream: %u file section%s (last: "
 		    "%s)\n", st->left_out, st->left_out > 1 ? "s" : "",
 		    st->left_out_last);
+	if (st->inexact > 0)
+		fprintf(f, "  converted from the other byte order only in "
+		    "part: %u record%s (last: %s)\n", st->inexact,
+		    st->inexact > 1 ? "s" : "", st->inexact_last ?
+		    st->inexact_last : "?");
 
 	fprintf(f, "\n%-32s %12s %20s %12s\n", "event", "samples", "period",
 	    "lost");
@@ -770,7 +777,8 @@ print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
 	    PRIu64 "},\n", st->zcount, st->zbytes, st->inner_count,
 	    st->inner_bytes);
 	fprintf(f, "  \"payload_bytes\": %" PRIu64 ",\n  \"left_out_sections\": "
-	    "%u,\n  \"header_records\": ", st->payload_bytes, st->left_out);
+	    "%u,\n  \"inexact_records\": %u,\n  \"header_records\": ",
+	    st->payload_bytes, st->left_out, st->inexact);
 	json_types(f, &st->synth);
 	fprintf(f, ",\n  \"events\": [");
 	for (i = 0; i < el->n; i++) {
@@ -1138,6 +1146,7 @@ main(int argc, char **argv)
 		r = scan(rd, &st, w, &ss);
 		status_stop(&ss);
 		st.left_out = pd_reader_dropped(rd, &st.left_out_last);
+		st.inexact = pd_reader_inexact(rd, &st.inexact_last);
 		if (r == -2)
 			goto write_failed;
 		/* The good records before an error reach the output. */
