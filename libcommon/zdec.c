@@ -18,6 +18,10 @@ struct pd_zdec {
 	int			 swapped;
 	ZSTD_inBuffer		 in;
 	uint64_t		 in_off;	/* offset of the fed record */
+	uint32_t		 in_type;
+	int			 more;		/* zstd may hold more output */
+	uint64_t		 produced;	/* from the fed record */
+	uint64_t		 limit;
 	unsigned char		*out;
 	size_t			 pos, end;	/* undelivered out[pos, end) */
 };
@@ -33,9 +37,17 @@ pd_zdec_new(const struct pd_evlist *el, int swapped)
 		return NULL;
 	}
 	ZSTD_initDStream(z->ds);
+	z->limit = PD_ZDEC_LIMIT_MIN;
 	z->el = el;
 	z->swapped = swapped;
 	return z;
+}
+
+void
+pd_zdec_set_limit(struct pd_zdec *z, uint64_t mmap_len)
+{
+	z->limit = mmap_len < PD_ZDEC_LIMIT_MIN ? PD_ZDEC_LIMIT_MIN :
+	    mmap_len > PD_ZDEC_LIMIT_MAX ? PD_ZDEC_LIMIT_MAX : mmap_len;
 }
 
 void
@@ -72,6 +84,8 @@ pd_zdec_feed(struct pd_zdec *z, const struct pd_rec *rec, struct pd_err *err)
 	z->in.size = n;
 	z->in.pos = 0;
 	z->in_off = rec->offset;
+	z->in_type = rec->type;
+	z->produced = 0;
 	return 0;
 }
 
@@ -97,7 +111,12 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 			if (z->swapped)		/* swapped again when whole */
 				pd_swap_header(p);
 		}
-		if (z->in.pos == z->in.size)
+		/*
+		 * All input taken is not enough: when the last call filled
+		 * the buffer, zstd may still hold decoded bytes, which must
+		 * come out before any record that follows in the input.
+		 */
+		if (z->in.pos == z->in.size && !z->more)
 			return 0;
 		if (z->pos > 0) {
 			memmove(z->out, z->out + z->pos, z->end - z->pos);
@@ -109,9 +128,16 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 		out.pos = z->end;
 		r = ZSTD_decompressStream(z->ds, &out, &z->in);
 		if (ZSTD_isError(r))
-			return pd_err_set(err, z->in_off, "corrupt zstd data: "
-			    "%s", ZSTD_getErrorName(r));
+			return pd_err_set(err, z->in_off, "%s: corrupt zstd "
+			    "data: %s", pd_rec_name(z->in_type),
+			    ZSTD_getErrorName(r));
+		z->more = out.pos == out.size;
+		z->produced += out.pos - z->end;
 		z->end = out.pos;
+		if (z->produced > z->limit)
+			return pd_err_set(err, z->in_off, "%s record expands "
+			    "past %" PRIu64 " bytes (a zstd bomb?)",
+			    pd_rec_name(z->in_type), z->limit);
 	}
 	if (z->swapped) {
 		const char *why;
@@ -132,6 +158,10 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	    rec->type == PD_RECORD_AUXTRACE)
 		return pd_err_set(err, z->in_off, "a record with out-of-band "
 		    "data inside compressed data");
+	if (rec->type == PD_RECORD_COMPRESSED ||
+	    rec->type == PD_RECORD_COMPRESSED2)
+		return pd_err_set(err, z->in_off, "a compressed record "
+		    "inside compressed data");
 	return 1;
 }
 
