@@ -319,6 +319,7 @@ put_compressed(struct pd_writer *w, ZSTD_CStream *cs, const void *p,
 /*
  * A record that expands to 2 MiB, past the decoder's 512 KiB buffer,
  * then a plain FINISHED_ROUND: the round must come after all of it.
+ * Then a second zstd frame, as a writer that ends its frames makes.
  */
 static void
 test_big_expansion(void)
@@ -335,7 +336,8 @@ test_big_expansion(void)
 	ZSTD_CCtx_setParameter(cs, ZSTD_c_compressionLevel, 3);
 	while (len + 1000 <= sizeof(buf))
 		len += mkrec(buf + len, PERF_RECORD_SAMPLE, 1000, 1, 0);
-	put_compressed(w, cs, buf, len, 0);
+	/* This frame is ended: the next record starts a new one. */
+	put_compressed(w, cs, buf, len, 1);
 	ref_add(buf, len);
 	mkrec(fr, PD_RECORD_FINISHED_ROUND, 8, 0, 0);
 	pd_writer_put(w, fr, 8);
