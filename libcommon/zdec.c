@@ -20,6 +20,7 @@ struct pd_zdec {
 	uint64_t		 in_off;	/* offset of the fed record */
 	uint32_t		 in_type;
 	int			 more;		/* zstd may hold more output */
+	size_t			 hint;		/* zstd's last return value */
 	uint64_t		 produced;	/* from the fed record */
 	uint64_t		 limit;
 	unsigned char		*out;
@@ -95,7 +96,7 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	ZSTD_outBuffer out;
 	unsigned char *p;
 	uint16_t size;
-	size_t r;
+	size_t r, in_pos;
 
 	for (;;) {
 		if (z->end - z->pos >= PD_REC_HDR_SIZE) {
@@ -126,12 +127,20 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 		out.dst = z->out;
 		out.size = OUT_SIZE;
 		out.pos = z->end;
+		in_pos = z->in.pos;
 		r = ZSTD_decompressStream(z->ds, &out, &z->in);
 		if (ZSTD_isError(r))
 			return pd_err_set(err, z->in_off, "%s: corrupt zstd "
 			    "data: %s", pd_rec_name(z->in_type),
 			    ZSTD_getErrorName(r));
 		z->more = out.pos == out.size;
+		/*
+		 * A call that moved nothing (the one that finds a full
+		 * buffer was all there was) would report the start of a
+		 * next frame instead of where the data ended.
+		 */
+		if (z->in.pos != in_pos || out.pos != z->end)
+			z->hint = r;
 		z->produced += out.pos - z->end;
 		z->end = out.pos;
 		if (z->produced > z->limit)
@@ -168,6 +177,15 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 int
 pd_zdec_end(struct pd_zdec *z, struct pd_err *err)
 {
+	/*
+	 * perf flushes after every push, so its data ends where zstd
+	 * expects the next block header: a hint of 3 bytes (the header),
+	 * or 0 when the frame was ended. Anything else is a block cut
+	 * short, whose records are lost.
+	 */
+	if (z->hint != 0 && z->hint != 3)
+		return pd_err_set(err, z->in_off, "compressed data ends "
+		    "inside a zstd block (%zu bytes missing)", z->hint - 3);
 	if (z->end > z->pos)
 		return pd_err_set(err, z->in_off, "compressed data ends in "
 		    "the middle of a record (%zu bytes left)", z->end - z->pos);

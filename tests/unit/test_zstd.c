@@ -478,6 +478,40 @@ test_truncated(void)
 	fclose(f);
 }
 
+/* Compressed data cut inside a zstd block: its records are lost. */
+static void
+test_cut_block(void)
+{
+	static unsigned char buf[60000], out[PD_REC_MAX];
+	char msg[192];
+	struct pd_writer *w;
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	ZSTD_inBuffer in;
+	ZSTD_outBuffer o = { out + 8, sizeof(out) - 8, 0 };
+	FILE *f = start(&w);
+	size_t len = 0;
+	int rc;
+
+	ref_len = 0;
+	while (len + 600 <= sizeof(buf))
+		len += mkrec(buf + len, PERF_RECORD_SAMPLE, 600, len, 0);
+	in.src = buf;
+	in.size = len;
+	in.pos = 0;
+	T(ZSTD_compressStream2(cs, &o, &in, ZSTD_e_flush) == 0);
+	o.pos /= 2;
+	pd_put_u32(out, PD_RECORD_COMPRESSED);
+	pd_put_u16(out + 4, 0);
+	pd_put_u16(out + 6, 8 + o.pos);
+	pd_writer_put(w, out, 8 + o.pos);
+	pd_writer_free(w);
+	readback(f, &rc, msg, NULL);
+	T(rc == -1);
+	T(strstr(msg, "inside a zstd block") != NULL);
+	fclose(f);
+	ZSTD_freeCStream(cs);
+}
+
 int
 main(void)
 {
@@ -494,6 +528,7 @@ main(void)
 	test_bomb();
 	test_corrupt();
 	test_truncated();
+	test_cut_block();
 	free(ref);
 	return T_END();
 }
