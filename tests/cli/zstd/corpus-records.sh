@@ -12,7 +12,7 @@ n=0 all=
 for x in $ZFILES; do
 	n=$((n + 1))
 	# As stored, in pipe form (file mode converted, still compressed).
-	pdcat "$x" > $n.s 2>/dev/null
+	[ "${PD_SANITIZE:-}" = 1 ] || pdcat "$x" > $n.s 2>/dev/null
 	pdcat -d "$x" > $n.d 2>$n.err
 	rc=$?
 	# sleep.compressed2.pipe.data ends in perf's stderr text: pdcat
@@ -25,12 +25,22 @@ for x in $ZFILES; do
 	esac
 	pdcat -z $n.d > $n.z || fail "$x: pdcat -z failed"
 	pdcat --compress2=3 $n.d > $n.z2 || fail "$x: --compress2 failed"
-	pdcat --compress=9 "$x" > $n.z9 2>/dev/null
-	for z in z z2 z9; do
+	zs="z z2"
+	if [ "${PD_SANITIZE:-}" != 1 ]; then
+		pdcat --compress=9 "$x" > $n.z9 2>/dev/null
+		zs="z z2 z9"
+	fi
+	for z in $zs; do
 		pdcat -d $n.$z | cmp -s - $n.d || fail "$x: -d of $z differs"
 	done
 	all="$all $n.s $n.d $n.z $n.z2"
 done
+# The independent listing (python3, zstd CLI) is the slow half; the
+# sanitizer build runs only pdcat's own round trips above.
+if [ "${PD_SANITIZE:-}" = 1 ]; then
+	echo "$n compressed streams round-tripped (sanitized: listing left out)"
+	exit 0
+fi
 recs $all || fail "recs.py failed"
 i=0
 for x in $ZFILES; do
