@@ -185,7 +185,8 @@ pd_zdec_end(struct pd_zdec *z, struct pd_err *err)
 	 */
 	if (z->hint != 0 && z->hint != 3)
 		return pd_err_set(err, z->in_off, "compressed data ends "
-		    "inside a zstd block (%zu bytes missing)", z->hint - 3);
+		    "inside a zstd block (%zu bytes missing)",
+		    z->hint > 3 ? z->hint - 3 : z->hint);
 	if (z->end > z->pos)
 		return pd_err_set(err, z->in_off, "compressed data ends in "
 		    "the middle of a record (%zu bytes left)", z->end - z->pos);
