@@ -77,6 +77,8 @@ struct pd_reader {
 
 	unsigned	 ndropped;
 	char		 dropped[128];
+	unsigned	 ninexact;	/* records swapped only in part */
+	const char	*inexact;
 };
 
 static const char stdin_name[] = "<stdin>";
@@ -86,6 +88,14 @@ drop(struct pd_reader *rd, const char *what)
 {
 	rd->ndropped++;
 	snprintf(rd->dropped, sizeof(rd->dropped), "%s", what);
+}
+
+/* A conversion that left part of a record as it was (see swap.h). */
+static void
+inexact(struct pd_reader *rd, const char *why)
+{
+	rd->ninexact++;
+	rd->inexact = why;
 }
 
 static uint64_t
@@ -398,6 +408,17 @@ pd_reader_dropped(const struct pd_reader *rd, const char **what)
 	return rd->ndropped;
 }
 
+unsigned
+pd_reader_inexact(const struct pd_reader *rd, const char **what)
+{
+	unsigned n = rd->ninexact;
+
+	*what = rd->inexact;
+	if (rd->zdec != NULL)
+		n += pd_zdec_inexact(rd->zdec, rd->inexact ? NULL : what);
+	return n;
+}
+
 /*
  * Keeps the events up to date with the record that passes: attrs and
  * their ids, ids from ID_INDEX, and names from EVENT_UPDATE and the
@@ -678,10 +699,16 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		    "feature") < 0)
 			return -1;
 		pd_put_u64(rd->synth + 8, f);
-		if (rd->swapped && pd_swap_feature(f, rd->synth + 16,
-		    s->size) < 0)
-			drop(rd, "a feature section that could not be "
-			    "converted");
+		if (rd->swapped) {
+			int r = pd_swap_feature(f, rd->synth + 16, s->size);
+
+			if (r < 0)
+				drop(rd, "a feature section that could not "
+				    "be converted");
+			else if (r > 0)
+				inexact(rd, "a feature section of an unknown "
+				    "layout");
+		}
 		return synth_rec(rd, rec, PD_RECORD_HEADER_FEATURE,
 		    16 + s->size, s->offset);
 	}
@@ -803,10 +830,12 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	if (rd->swapped) {
 		const char *why;
 
-		if (pd_swap_rec(&rd->evlist, p, &why) < 0)
+		if ((r = pd_swap_rec(&rd->evlist, p, &why)) < 0)
 			return pd_err_set(&rd->err, off, "%s: %s",
 			    pd_rec_name(type) ? pd_rec_name(type) : "record",
 			    why);
+		if (r > 0)
+			inexact(rd, why);
 	}
 	rec->offset = off;
 	rec->data = p;
@@ -863,7 +892,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 					goto got;
 			}
 			r = next_data(rd, rec);
-			if (r > 0 && (rd->flags & PD_RD_DECOMPRESS) &&
+			if (r > 0 && ((rd->flags & PD_RD_DECOMPRESS) ||
+			    (rd->swapped && !(rd->flags & PD_RD_STORED))) &&
 			    (rec->type == PD_RECORD_COMPRESSED ||
 			    rec->type == PD_RECORD_COMPRESSED2)) {
 				if (rd->zdec == NULL &&
