@@ -14,7 +14,7 @@ for x in "$C"/*.data "$C"/bigendian/*.data; do
 		continue
 	}
 	zs="-z --compress2 -z6"
-	[ "${PD_SANITIZE:-}" != 1 ] || zs="-z --compress2"
+	[ "${PD_SANITIZE:-}" != 1 ] || zs=--compress2
 	for z in $zs; do
 		pdcat $z "$x" > z.data || fail "$x: pdcat $z failed"
 		pdcat -d z.data | cmp -s - d.data ||
