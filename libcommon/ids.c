@@ -181,8 +181,20 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 	    (ev = pd_evlist_for_rec(el, rec)) == NULL)
 		return 0;
 	st = ev->attr.sample_type;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		return 0;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		/*
+		 * The layout stays. A trailer that names no id of its event
+		 * (synthesized: id 0) gets the event's, or perf would read
+		 * it with the joined stream's first event's layout.
+		 */
+		if (rec->type == PERF_RECORD_SAMPLE || ev->id_hdr_size == 0 ||
+		    size < PD_REC_HDR_SIZE + (unsigned)ev->id_hdr_size ||
+		    own_id(el, ev, rec, p, size - 8, &id))
+			return 0;
+		memcpy(out, p, size);
+		pd_put_u64(out + size - 8, evid(ctx, ev));
+		return size;
+	}
 	if (size + 8 > PD_REC_MAX)
 		goto too_big;
 	if (rec->type == PERF_RECORD_SAMPLE) {

@@ -40,10 +40,12 @@ typedef uint64_t	(*pd_ev_id_fn)(void *ctx, const struct pd_evsel *ev);
  * id 0), and the id added to a HEADER_ATTR that lists none.
  * A HEADER_ATTR gets the IDENTIFIER bit; a SAMPLE gets the id after its
  * header; another kernel record of an event with sample_id_all gets it
- * after its trailer. Records of events that already have IDENTIFIER, of
- * events without sample_id_all (no trailer to extend) and of no event are
- * left alone. Returns the new size, 0 when the record stays as it is,
- * or -1 (*why) when it cannot be parsed or would outgrow PD_REC_MAX.
+ * after its trailer. Events that already have IDENTIFIER keep their
+ * layout: only a trailer of theirs that names none of the event's ids
+ * (id 0) gets the event's id in place. Records of events without
+ * sample_id_all (no trailer to extend) and of no event are left alone.
+ * Returns the new size, 0 when the record stays as it is, or -1 (*why)
+ * when it cannot be parsed or would outgrow PD_REC_MAX.
  */
 int	pd_ids_add_identifier(const struct pd_evlist *el,
 	    const struct pd_rec *rec, const unsigned char *p,

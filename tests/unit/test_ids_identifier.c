@@ -245,6 +245,56 @@ test_mixed(void)
 	pd_evlist_free(&el);
 }
 
+/*
+ * An input whose events all have IDENTIFIER (perf record -a: cpu-clock
+ * and a dummy): records keep their layout and ids, but a trailer with id
+ * 0 names its event (the first) explicitly.
+ */
+static void
+test_has_identifier(void)
+{
+	struct t_attr a = { .sample_type = PERF_SAMPLE_IDENTIFIER |
+	    PERF_SAMPLE_TID | PERF_SAMPLE_CPU, .flags = PD_ATTR_SAMPLE_ID_ALL };
+	static const uint64_t ida[] = { 7 }, idb[] = { 8 };
+	struct pd_evlist el;
+	struct ctx c = { NULL, 0 };
+	const char *why;
+	size_t at;
+
+	pd_evlist_init(&el);
+	b_len = 0;
+	T(add(&el, &a, ida, 1) == 0);
+	a.config = 9;
+	T(add(&el, &a, idb, 1) == 1);
+	at = b_len;
+	b_attr_rec(&a, idb, 1);
+	T(run(&el, at, &c, &why) == 0);
+	b_len = 0;
+	at = b_rec(PERF_RECORD_SAMPLE, 0);
+	b_u64(8);
+	b_u32(7);
+	b_u32(8);
+	b_u32(1);
+	b_u32(0);
+	b_end(at);
+	T(run(&el, at, &c, &why) == 0);
+	b_len = 0;
+	at = b_rec(PERF_RECORD_EXIT, 0);
+	b_zero(24);
+	b_u32(7);
+	b_u32(8);
+	b_u32(1);
+	b_u32(0);
+	b_u64(8);
+	b_end(at);
+	T(run(&el, at, &c, &why) == 0 && c.calls == 0);
+	pd_put_u64(b_buf + at + 48, 0);
+	T(run(&el, at, &c, &why) == 56 && c.calls == 1);
+	T(c.ev == &el.evsels[0] && pd_get_u64(out + 48) == 1000);
+	T(pd_get_u16(out + 6) == 56 && memcmp(out, b_buf + at, 48) == 0);
+	pd_evlist_free(&el);
+}
+
 /* Without sample_id_all there is no trailer to extend. */
 static void
 test_no_sample_id_all(void)
@@ -283,6 +333,7 @@ main(void)
 {
 	test_one_event_no_ids();
 	test_mixed();
+	test_has_identifier();
 	test_no_sample_id_all();
 	return T_END();
 }
