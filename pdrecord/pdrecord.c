@@ -1217,7 +1217,7 @@ main(int argc, char **argv)
 	if ((opt.pids != NULL || opt.tids != NULL) &&
 	    (opt.all_cpus || opt.cpu_list != NULL || have_cmd)) {
 		pd_warnx("-p and -t go without -a, -C and a command");
-		usage(stderr, PD_EXIT_USAGE);
+		return PD_EXIT_USAGE;
 	}
 	if (opt.zlevel >= 0) {
 		pd_warnx("-z: compression is not available in this build");
