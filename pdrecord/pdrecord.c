@@ -36,6 +36,8 @@
 #include "libcommon/synth.h"
 
 #define CHUNK_SIZE	(4 << 20)
+#define POOL_MAX	16		/* free chunks kept */
+#define POOL_PREFAULT	4		/* chunks touched before recording */
 #define QUEUE_MAX	((size_t)1 << 30)	/* user-space buffer bound */
 #define TRACEFS		"/sys/kernel/tracing"
 #define MAX_CPUS	4096
@@ -95,7 +97,8 @@ struct chunk {
 
 struct queue {
 	struct chunk	*head, *tail;
-	struct chunk	*spare;		/* one free chunk, reused */
+	struct chunk	*free;		/* written chunks kept for reuse */
+	int		 nfree;
 	size_t		 bytes;		/* queued, not yet written */
 };
 
@@ -143,6 +146,7 @@ static int nthreads;
 static struct strset files;
 static unsigned long long nsamples, nlost, nbytes;
 static int reader_gone;
+static int out_fd = -1, direct_failed;
 
 static void
 on_signal(int sig)
@@ -179,9 +183,10 @@ queue_put(const void *p, size_t n)
 	while (n > 0) {
 		c = q.tail;
 		if (c == NULL || c->len == CHUNK_SIZE) {
-			if (q.spare != NULL) {
-				c = q.spare;
-				q.spare = NULL;
+			if (q.free != NULL) {
+				c = q.free;
+				q.free = c->next;
+				q.nfree--;
 			} else if ((c = malloc(sizeof(*c) + CHUNK_SIZE)) ==
 			    NULL)
 				return -1;
@@ -235,10 +240,14 @@ queue_write(int fd)
 		q.head = c->next;
 		if (q.head == NULL)
 			q.tail = NULL;
-		if (q.spare == NULL)
-			q.spare = c;
-		else
+		/* Fresh memory costs a page fault per page: keep some. */
+		if (q.nfree < POOL_MAX) {
+			c->next = q.free;
+			q.free = c;
+			q.nfree++;
+		} else {
 			free(c);
+		}
 	}
 	return 0;
 }
@@ -345,6 +354,33 @@ note_buf(const unsigned char *p, size_t len)
 	}
 }
 
+/*
+ * Hands bytes to the output: straight to the fd while nothing waits in
+ * the queue (no copy, as perf writes from the ring), and into the queue
+ * whatever the output does not take at once. 0, or -1 (no memory).
+ * Write errors are left for queue_write() to meet again.
+ */
+static int
+put_out(const unsigned char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0 && q.bytes == 0 && !direct_failed) {
+		w = write(out_fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			if (errno != EAGAIN)
+				direct_failed = 1;	/* reported later */
+			break;
+		}
+		nbytes += w;
+		p += w;
+		n -= w;
+	}
+	return n > 0 ? queue_put(p, n) : 0;
+}
+
 /* ---- ring buffers ---- */
 
 /*
@@ -357,7 +393,7 @@ ring_read(struct ring *r)
 {
 	static unsigned char wrapbuf[PD_REC_MAX + 1];
 	uint64_t head, tail, mask = r->size - 1, moved;
-	size_t off, sz, first;
+	size_t off, sz, first, start;
 
 	head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
 	tail = r->page->data_tail;
@@ -380,18 +416,20 @@ ring_read(struct ring *r)
 			break;		/* cannot happen with a sane kernel */
 		if (off + sz <= r->size) {
 			note_record(r->data + off, sz);
-			if (queue_put(r->data + off, sz) < 0)
-				nomem();
 		} else {
 			first = r->size - off;
 			memcpy(wrapbuf, r->data + off, first);
 			memcpy(wrapbuf + first, r->data, sz - first);
 			note_record(wrapbuf, sz);
-			if (queue_put(wrapbuf, sz) < 0)
-				nomem();
 		}
 		tail += sz;
 	}
+	/* The bytes go out as they lie in the ring: at most two pieces. */
+	start = r->page->data_tail & mask;
+	first = moved < r->size - start ? moved : r->size - start;
+	if (put_out(r->data + start, first) < 0 ||
+	    put_out(r->data, moved - first) < 0)
+		nomem();
 	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
 	return (ssize_t)moved;
 }
@@ -411,7 +449,7 @@ read_rings(void)
 		else
 			total += n;
 	}
-	if (total > 0 && queue_put(round, sizeof(round)) < 0)
+	if (total > 0 && put_out(round, sizeof(round)) < 0)
 		nomem();
 	return full;
 }
@@ -646,6 +684,14 @@ build_attrs(int per_cpu_target, int has_command)
 		a->exclude_user = e->exclude_user;
 		a->exclude_hv = e->exclude_kernel;
 		a->sample_id_all = 1;
+		/*
+		 * Wake up when an eighth of the ring is full, not half:
+		 * on a busy machine the wakeup is the time it takes to be
+		 * scheduled, and the rest of the ring has to absorb it.
+		 */
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(opt.mmap_pages *
+		    (size_t)sysconf(_SC_PAGESIZE) / 8);
 		if (opt.use_clockid) {
 			a->use_clockid = 1;
 			a->clockid = opt.clockid;
@@ -658,6 +704,29 @@ build_attrs(int per_cpu_target, int has_command)
 		}
 	}
 	(void)raw_any;
+}
+
+/*
+ * Ring pages per CPU: perf's 512 KiB when only that may be locked (not
+ * root), else 4 MiB per CPU (at most 64 MiB in all, at least 512 KiB),
+ * so that the ring rides out the times the recorder is not scheduled.
+ */
+static unsigned
+default_mmap_pages(void)
+{
+	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE), per = 4 << 20;
+	unsigned pages, p2;
+
+	if (geteuid() != 0)
+		per = 512 * 1024;
+	else if (per * ncpus > ((size_t)64 << 20))
+		per = ((size_t)64 << 20) / ncpus;
+	if (per < 512 * 1024)
+		per = 512 * 1024;
+	pages = (unsigned)(per / pagesz);
+	for (p2 = 1; p2 * 2 <= pages; p2 *= 2)
+		;
+	return p2;
 }
 
 /* One line for a failed perf_event_open, saying what to change. */
@@ -1079,7 +1148,7 @@ main(int argc, char **argv)
 	char why[256], *end;
 	pid_t child = -1;
 	int c, go[2] = { -1, -1 }, status = PD_EXIT_OK, child_status = 0;
-	int have_cmd, per_cpu_target, i, outflags, hup;
+	int have_cmd, per_cpu_target, i, outflags, hup, default_pages = 0;
 	size_t k;
 
 	pd_setprogname(argv[0]);
@@ -1224,7 +1293,7 @@ main(int argc, char **argv)
 		return PD_EXIT_USAGE;
 	}
 	if (opt.mmap_pages == 0)
-		opt.mmap_pages = (512 * 1024) / sysconf(_SC_PAGESIZE);
+		default_pages = 1;
 
 	/* Events: perf's default is cycles, which falls back to cpu-clock. */
 	if (nspecs == 0 && pd_events_parse("cycles", &specs, &nspecs, why,
@@ -1268,6 +1337,8 @@ main(int argc, char **argv)
 		return PD_EXIT_DATA;
 	if (opt.tids != NULL && add_pids(opt.tids, 0) < 0)
 		return PD_EXIT_DATA;
+	if (default_pages)
+		opt.mmap_pages = default_mmap_pages();
 	build_attrs(per_cpu_target, have_cmd && !per_cpu_target);
 
 	if (pd_output_open(&out, opt.outpath) < 0)
@@ -1306,9 +1377,44 @@ main(int argc, char **argv)
 	if (preamble(argc + optind, argv - optind, child) < 0)
 		goto fail;
 	/* The stream goes out without blocking while recording. */
+	out_fd = out.fd;
+#ifdef F_SETPIPE_SZ
+	/* A bigger pipe means fewer wakeups on both sides. */
+	if (out.path == NULL)
+		fcntl(out.fd, F_SETPIPE_SZ, 1 << 20);
+#endif
+	/*
+	 * The preamble (megabytes with -a) goes out before the events
+	 * start: a slow first write must not cost samples.
+	 */
+	if (queue_drain(out.fd) < 0) {
+		if (errno == EPIPE) {
+			if (child > 0)
+				close(go[1]);
+			pd_output_abort(&out);
+			pd_die_write(out.name);
+		}
+		pd_warnx("%s: write: %s", out.name, strerror(errno));
+		goto fail;
+	}
 	outflags = fcntl(out.fd, F_GETFL);
 	if (out.path == NULL && outflags >= 0)
 		fcntl(out.fd, F_SETFL, outflags | O_NONBLOCK);
+	/*
+	 * Touch some queue memory now: a page fault per fresh page while
+	 * the rings fill is time not spent draining them (and costly in
+	 * virtual machines).
+	 */
+	for (i = 0; i < POOL_PREFAULT; i++) {
+		struct chunk *ch = malloc(sizeof(*ch) + CHUNK_SIZE);
+
+		if (ch == NULL)
+			break;
+		memset(ch->data, 0, CHUNK_SIZE);
+		ch->next = q.free;
+		q.free = ch;
+		q.nfree++;
+	}
 
 	enable_events(1);
 	if (child > 0) {
