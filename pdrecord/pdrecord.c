@@ -43,11 +43,10 @@
 #define MAX_CPUS	4096
 
 static const char usage_line[] =
-    "usage: pdrecord [-adPqT] [-C cpus] [-c period] [-e events] [-F freq]\n"
-    "                [-g] [--call-graph dwarf[,size]] [-k clockid] "
-    "[-m pages]\n"
-    "                [-o file] [-p pid[,pid]] [-t tid] [-z[level]] "
-    "[--sample-cpu]\n"
+    "usage: pdrecord [-adgPqT] [-C cpus] [-c count] [-e events] [-F freq]\n"
+    "                [-k clockid] [-m pages] [-o file] [-p pid[,pid]] "
+    "[-t tid]\n"
+    "                [-z[level]] [--call-graph mode] [--sample-cpu]\n"
     "                [--switch-events] [-- command [arg ...]]\n";
 
 static void
@@ -1149,6 +1148,7 @@ main(int argc, char **argv)
 	pid_t child = -1;
 	int c, go[2] = { -1, -1 }, status = PD_EXIT_OK, child_status = 0;
 	int have_cmd, per_cpu_target, i, outflags, hup, default_pages = 0;
+	int cmd_is_target;
 	size_t k;
 
 	pd_setprogname(argv[0]);
@@ -1284,10 +1284,12 @@ main(int argc, char **argv)
 		usage(stderr, PD_EXIT_USAGE);
 	}
 	if ((opt.pids != NULL || opt.tids != NULL) &&
-	    (opt.all_cpus || opt.cpu_list != NULL || have_cmd)) {
-		pd_warnx("-p and -t go without -a, -C and a command");
+	    (opt.all_cpus || opt.cpu_list != NULL)) {
+		pd_warnx("-p and -t go without -a and -C");
 		return PD_EXIT_USAGE;
 	}
+	/* With -p or -t, a command only says how long to record. */
+	cmd_is_target = have_cmd && opt.pids == NULL && opt.tids == NULL;
 	if (opt.zlevel >= 0) {
 		pd_warnx("-z: compression is not available in this build");
 		return PD_EXIT_USAGE;
@@ -1339,7 +1341,7 @@ main(int argc, char **argv)
 		return PD_EXIT_DATA;
 	if (default_pages)
 		opt.mmap_pages = default_mmap_pages();
-	build_attrs(per_cpu_target, have_cmd && !per_cpu_target);
+	build_attrs(per_cpu_target, cmd_is_target && !per_cpu_target);
 
 	if (pd_output_open(&out, opt.outpath) < 0)
 		return PD_EXIT_USAGE;
@@ -1363,7 +1365,7 @@ main(int argc, char **argv)
 		child = start_command(argv, go, out.path == NULL);
 		if (child < 0)
 			goto fail;
-		if (!per_cpu_target)
+		if (!per_cpu_target && cmd_is_target)
 			add_thread(child);
 	}
 	if (per_cpu_target)
