@@ -707,19 +707,21 @@ build_attrs(int per_cpu_target, int has_command)
 
 /*
  * Ring pages per CPU: perf's 512 KiB when only that may be locked (not
- * root), else 4 MiB per CPU (at most 64 MiB in all, at least 512 KiB),
- * so that the ring rides out the times the recorder is not scheduled.
+ * root), else 32 MiB per CPU (at most 256 MiB in all, at least 512 KiB),
+ * so that the ring rides out the times the recorder is not scheduled:
+ * at -a -g -F 50000 on a loaded virtual machine, 4 MiB and 16 MiB rings
+ * still overflowed while pdrecord waited for a CPU; 32 MiB did not.
  */
 static unsigned
 default_mmap_pages(void)
 {
-	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE), per = 4 << 20;
+	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE), per = 32 << 20;
 	unsigned pages, p2;
 
 	if (geteuid() != 0)
 		per = 512 * 1024;
-	else if (per * ncpus > ((size_t)64 << 20))
-		per = ((size_t)64 << 20) / ncpus;
+	else if (per * ncpus > ((size_t)256 << 20))
+		per = ((size_t)256 << 20) / ncpus;
 	if (per < 512 * 1024)
 		per = 512 * 1024;
 	pages = (unsigned)(per / pagesz);
