@@ -146,6 +146,7 @@ static struct strset files;
 static unsigned long long nsamples, nlost, nbytes;
 static int reader_gone;
 static int out_fd = -1, direct_failed;
+static int cmd_is_target;	/* the command is recorded (not -p/-t) */
 
 static void
 on_signal(int sig)
@@ -965,7 +966,7 @@ preamble(int argc, char **argv, pid_t child)
 	if (opt.all_cpus || opt.cpu_list != NULL) {
 		if (pd_synth_all_processes(&b, opt.data, idsz) < 0)
 			nomem();
-	} else if (child > 0) {
+	} else if (child > 0 && cmd_is_target) {
 		char comm[16];
 
 		snprintf(comm, sizeof(comm), "%s", pd_progname());
@@ -1150,7 +1151,6 @@ main(int argc, char **argv)
 	pid_t child = -1;
 	int c, go[2] = { -1, -1 }, status = PD_EXIT_OK, child_status = 0;
 	int have_cmd, per_cpu_target, i, outflags, hup, default_pages = 0;
-	int cmd_is_target;
 	size_t k;
 
 	pd_setprogname(argv[0]);

@@ -33,7 +33,7 @@ perf script -i - < out.data > /dev/null 2> perr.txt || fail "perf script -o: $(c
 # SIGINT and SIGTERM end a system-wide recording cleanly.
 for sig in INT TERM; do
 	pdrecord -a > a.data 2> err.txt & p=$!
-	sleep 1
+	sleep 3		# setting up takes a while on a loaded machine
 	kill -$sig $p
 	wait $p || fail "SIG$sig: exit $?: $(cat err.txt)"
 	grep -Eq '^pdrecord: [0-9]+ bytes, [0-9]+ samples, [0-9]+ lost$' err.txt ||
