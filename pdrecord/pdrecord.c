@@ -147,6 +147,8 @@ static unsigned long long nsamples, nlost, nbytes;
 static int reader_gone;
 static int out_fd = -1, direct_failed;
 static int cmd_is_target;	/* the command is recorded (not -p/-t) */
+static struct pd_event *specs;	/* -e, parsed */
+static size_t nspecs;
 
 static void
 on_signal(int sig)
@@ -1141,8 +1143,6 @@ main(int argc, char **argv)
 		{ "version",		no_argument,		NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct pd_event *specs = NULL;
-	size_t nspecs = 0;
 	struct pd_output out;
 	struct sigaction sa;
 	struct pollfd *pfd;
@@ -1326,6 +1326,7 @@ main(int argc, char **argv)
 		evs[k].spec.config = (uint64_t)tpid;
 	}
 	free(specs);
+	specs = NULL;
 
 	/* Targets: CPUs times threads. */
 	per_cpu_target = opt.all_cpus || opt.cpu_list != NULL;
@@ -1489,6 +1490,7 @@ main(int argc, char **argv)
 		}
 	}
 	enable_events(0);
+	free(pfd);
 	if (child > 0) {
 		/* Stopped by a signal or the reader: end the command too. */
 		kill(child, SIGTERM);
