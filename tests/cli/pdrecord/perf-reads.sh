@@ -49,14 +49,23 @@ check tracepoint -e sched:sched_switch -a -- sleep 0.2
 check group -e '{cpu-clock,task-clock}:S' -- ./busy 100
 check system-wide -a -- ./busy 100
 check default-event -- ./busy 100
+check options -c 100000 -d -P -k monotonic --switch-events --sample-cpu \
+    -e cpu-clock:u -- ./busy 100
+check cpu-list -C 0 -e cpu-clock:k -- ./busy 100
 
 # -p: a running process, for as long as a command runs (2 s).
 ./busy 100000 & bpid=$!
+trap 'kill $bpid 2>/dev/null' EXIT
 n=$((n + 1))
 pdrecord -q -p "$bpid" -- sleep 2 > "$n.data" 2> "$n.rec" ||
 	fail "-p: pdrecord exit $?: $(cat "$n.rec")"
-kill "$bpid"
 [ -s "$n.rec" ] && fail "-p: pdrecord said: $(cat "$n.rec")"
 check_stream pid "$n.data"
 comms=$(awk '{ print $1 }' "$n.script" | sort -u | tr '\n' ' ')
 [ "$comms" = "busy " ] || fail "-p: samples of '$comms', wanted only busy"
+
+# -t: one thread.
+n=$((n + 1))
+pdrecord -q -t "$bpid" -- sleep 1 > "$n.data" 2> "$n.rec" ||
+	fail "-t: pdrecord exit $?: $(cat "$n.rec")"
+check_stream tid "$n.data"
