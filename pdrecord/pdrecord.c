@@ -403,7 +403,6 @@ ring_read(struct ring *r)
 		return 0;
 	if (q.bytes + (head - tail) > QUEUE_MAX)
 		return -1;
-	moved = head - tail;
 	while (tail < head) {
 		off = tail & mask;
 		if (off + 8 <= r->size) {
@@ -427,6 +426,7 @@ ring_read(struct ring *r)
 		tail += sz;
 	}
 	/* The bytes go out as they lie in the ring: at most two pieces. */
+	moved = tail - r->page->data_tail;	/* whole records only */
 	start = r->page->data_tail & mask;
 	first = moved < r->size - start ? moved : r->size - start;
 	if (put_out(r->data + start, first) < 0 ||
