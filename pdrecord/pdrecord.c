@@ -34,6 +34,8 @@
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
 #include "libcommon/synth.h"
+#include "libcommon/writer.h"
+#include "libcommon/zenc.h"
 
 #define CHUNK_SIZE	(4 << 20)
 #define POOL_MAX	16		/* free chunks kept */
@@ -147,6 +149,8 @@ static unsigned long long nsamples, nlost, nbytes;
 static int reader_gone;
 static int out_fd = -1, direct_failed;
 static int cmd_is_target;	/* the command is recorded (not -p/-t) */
+static struct pd_writer *zw;	/* -z: the compressor's writer, into */
+static struct pd_zenc *zenc;	/* put_out(); NULL without -z */
 static struct pd_event *specs;	/* -e, parsed */
 static size_t nspecs;
 
@@ -367,7 +371,7 @@ put_out(const unsigned char *p, size_t n)
 {
 	ssize_t w;
 
-	while (n > 0 && q.bytes == 0 && !direct_failed) {
+	while (n > 0 && q.bytes == 0 && !direct_failed && out_fd >= 0) {
 		w = write(out_fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -429,11 +433,28 @@ ring_read(struct ring *r)
 	moved = tail - r->page->data_tail;	/* whole records only */
 	start = r->page->data_tail & mask;
 	first = moved < r->size - start ? moved : r->size - start;
-	if (put_out(r->data + start, first) < 0 ||
-	    put_out(r->data, moved - first) < 0)
+	if (zenc != NULL) {
+		if (pd_zenc_put(zenc, r->data + start, first) < 0 ||
+		    pd_zenc_put(zenc, r->data, moved - first) < 0)
+			nomem();
+	} else if (put_out(r->data + start, first) < 0 ||
+	    put_out(r->data, moved - first) < 0) {
 		nomem();
+	}
 	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
 	return (ssize_t)moved;
+}
+
+/* The compressor's writer hands its bytes on here. */
+static int
+zsink(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	if (put_out(p, n) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
 }
 
 /* One pass over every ring; FINISHED_ROUND if it moved anything. */
@@ -451,8 +472,14 @@ read_rings(void)
 		else
 			total += n;
 	}
-	if (total > 0 && put_out(round, sizeof(round)) < 0)
+	if (total > 0 && zenc != NULL) {
+		/* One push per pass: its chunk ends before the round. */
+		if (pd_zenc_plain(zenc, round, sizeof(round)) < 0 ||
+		    pd_writer_flush(zw) < 0)
+			nomem();
+	} else if (total > 0 && put_out(round, sizeof(round)) < 0) {
 		nomem();
+	}
 	return full;
 }
 
@@ -956,6 +983,12 @@ preamble(int argc, char **argv, pid_t child)
 	}
 	if (pd_synth_features(&b, argc, argv, sev, nevs) < 0)
 		nomem();
+	if (zenc != NULL) {
+		/* The COMPRESSED feature, after ours, as perf orders them. */
+		put_buf(&b);
+		if (pd_zenc_feature(zenc) < 0 || pd_writer_flush(zw) < 0)
+			nomem();
+	}
 	if (ntp > 0 && pd_synth_tracing_data(&b, TRACEFS, tps, ntp) < 0) {
 		pd_warnx("tracing data from %s: %s", TRACEFS,
 		    strerror(errno));
@@ -1073,7 +1106,13 @@ build_ids(void)
 		    f) < 0)
 			nomem();
 	}
-	put_buf(&b);
+	if (zenc != NULL) {
+		if (pd_zenc_plain(zenc, b.p, b.len) < 0 ||
+		    pd_writer_flush(zw) < 0)
+			nomem();
+	} else {
+		put_buf(&b);
+	}
 	pd_buf_free(&b);
 }
 
@@ -1292,10 +1331,6 @@ main(int argc, char **argv)
 	}
 	/* With -p or -t, a command only says how long to record. */
 	cmd_is_target = have_cmd && opt.pids == NULL && opt.tids == NULL;
-	if (opt.zlevel >= 0) {
-		pd_warnx("-z: compression is not available in this build");
-		return PD_EXIT_USAGE;
-	}
 	if (opt.mmap_pages == 0)
 		default_pages = 1;
 
@@ -1348,6 +1383,12 @@ main(int argc, char **argv)
 
 	if (pd_output_open(&out, opt.outpath) < 0)
 		return PD_EXIT_USAGE;
+	if (opt.zlevel >= 0) {
+		if ((zw = pd_writer_new_sink(zsink, NULL)) == NULL ||
+		    (zenc = pd_zenc_new(zw, opt.zlevel,
+		    PD_RECORD_COMPRESSED)) == NULL)
+			nomem();
+	}
 
 	/* Signals are taken only inside ppoll, so none is missed. */
 	sigemptyset(&block);
@@ -1504,6 +1545,10 @@ main(int argc, char **argv)
 	}
 	read_rings();
 	build_ids();
+	if (zenc != NULL && (pd_zenc_free(zenc) < 0 ||
+	    pd_writer_free(zw) < 0))
+		nomem();
+	zenc = NULL;
 	if (out.path == NULL && outflags >= 0)
 		fcntl(out.fd, F_SETFL, outflags);
 	if (queue_drain(out.fd) < 0) {

@@ -48,6 +48,10 @@ while IFS= read -r cmd; do
 			[ -s e.txt ] && fail "server.data: $(cat e.txt)"
 			grep -q . server.data || fail "no server.data";;
 	*pdstat*)	[ -s stat.txt ] || fail "no stat.txt";;
+	*all.data*)	perf script -i - < all.data > all.txt 2> e.txt ||
+				fail "all.data: $(cat e.txt)"
+			[ -s e.txt ] && fail "all.data: $(cat e.txt)"
+			[ -s all.txt ] || fail "all.data: no samples";;
 	esac
 done < examples.txt
 echo "$ran of $i examples ran"

@@ -33,6 +33,16 @@ check_stream() {	# NAME FILE
 		grep -q 'sched:sched_switch' "$n.script" ||
 			fail "$1: no sched_switch in perf script"
 		return;;
+	compressed*)
+		# Nor can it decompress any stream: it never reads the
+		# COMPRESSED feature (FORMAT.md B.4.3); perf report -D can.
+		s=$(perf report -D -i - < "$2" 2>/dev/null |
+		    grep -c 'PERF_RECORD_SAMPLE')
+		[ "${s:-0}" -gt 0 ] || fail "$1: no samples in perf report -D"
+		[ "$(wc -c < "$2")" -lt $((s * 40)) ] ||
+			fail "$1: $(wc -c < "$2") bytes for $s samples: not compressed"
+		echo "$1: $s samples"
+		return;;
 	esac
 	perf report --stats -i - < "$2" > "$n.stats" 2> "$n.err"
 	[ -s "$n.err" ] && fail "$1: perf report --stats warned: $(head -5 "$n.err")"
@@ -52,6 +62,8 @@ check default-event -- ./busy 100
 check options -c 100000 -d -P -k monotonic --switch-events --sample-cpu \
     -e cpu-clock:u -- ./busy 100
 check cpu-list -C 0 -e cpu-clock:k -- ./busy 100
+check compressed -z -- ./busy 100
+check compressed-a -z3 -a -g -- ./busy 100
 
 # -p: a running process, for as long as a command runs (2 s).
 ./busy 100000 & bpid=$!
