@@ -170,6 +170,14 @@ perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
 	    PERF_FLAG_FD_CLOEXEC);
 }
 
+/* The compressor failed (no memory, or zstd said no). */
+static void
+zfail(void)
+{
+	pd_warnx("compressing: %s", strerror(errno));
+	exit(PD_EXIT_DATA);
+}
+
 static void
 nomem(void)
 {
@@ -436,7 +444,7 @@ ring_read(struct ring *r)
 	if (zenc != NULL) {
 		if (pd_zenc_put(zenc, r->data + start, first) < 0 ||
 		    pd_zenc_put(zenc, r->data, moved - first) < 0)
-			nomem();
+			zfail();
 	} else if (put_out(r->data + start, first) < 0 ||
 	    put_out(r->data, moved - first) < 0) {
 		nomem();
@@ -476,7 +484,7 @@ read_rings(void)
 		/* One push per pass: its chunk ends before the round. */
 		if (pd_zenc_plain(zenc, round, sizeof(round)) < 0 ||
 		    pd_writer_flush(zw) < 0)
-			nomem();
+			zfail();
 	} else if (total > 0 && put_out(round, sizeof(round)) < 0) {
 		nomem();
 	}
@@ -987,7 +995,7 @@ preamble(int argc, char **argv, pid_t child)
 		/* The COMPRESSED feature, after ours, as perf orders them. */
 		put_buf(&b);
 		if (pd_zenc_feature(zenc) < 0 || pd_writer_flush(zw) < 0)
-			nomem();
+			zfail();
 	}
 	if (ntp > 0 && pd_synth_tracing_data(&b, TRACEFS, tps, ntp) < 0) {
 		pd_warnx("tracing data from %s: %s", TRACEFS,
@@ -1109,7 +1117,7 @@ build_ids(void)
 	if (zenc != NULL) {
 		if (pd_zenc_plain(zenc, b.p, b.len) < 0 ||
 		    pd_writer_flush(zw) < 0)
-			nomem();
+			zfail();
 	} else {
 		put_buf(&b);
 	}
@@ -1547,7 +1555,7 @@ main(int argc, char **argv)
 	build_ids();
 	if (zenc != NULL && (pd_zenc_free(zenc) < 0 ||
 	    pd_writer_free(zw) < 0))
-		nomem();
+		zfail();
 	zenc = NULL;
 	if (out.path == NULL && outflags >= 0)
 		fcntl(out.fd, F_SETFL, outflags);
