@@ -181,7 +181,7 @@ pd_events_parse(const char *list, struct pd_event **evs, size_t *n,
 {
 	char *copy = strdup(list), *p, *tok, *close, *gmods;
 	struct pd_event *v;
-	size_t first, i;
+	size_t first = 0, i;
 	int r = -1, in_group = 0;
 
 	if (copy == NULL) {
