@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: MIT
+# Checks for pdsort's cli cases, independent of libcommon.
+#   check.py order IN OUT     OUT's records come in the order in which perf
+#                             (report -D) delivers IN's records
+#   check.py same IN OUT      multiset of IN's records (a native pipe
+#                             stream) == OUT's, byte for byte, less
+#                             FINISHED_ROUND and the COMPRESSED feature
+#   check.py mono OUT         OUT's timestamps never go down
+#   check.py rounds OUT       OUT's FINISHED_ROUNDs: count on stdout
+import re
+import struct
+import subprocess
+import sys
+from collections import Counter
+
+KERNEL_MAX = 64
+FINISHED_ROUND = 68
+COMPRESSED = (81, 83)
+FEATURE = 80
+FEAT_COMPRESSED = 27
+# The line perf report -D prints as it delivers a record: cpu and time
+# when the layout has them, then the offset (for a pipe, counted from after
+# the 16-byte header; %#x, so 0 has no 0x), size and type name.
+DLINE = re.compile(rb'^((?:-?\d+ ){0,2})(0x[0-9a-f]+|0) \[0x([0-9a-f]+)\]: '
+                   rb'PERF_RECORD_([A-Z_0-9]+)')
+
+
+def records(path):
+    """(offset as perf report -D names it, type, record bytes) of a
+    native pipe stream, out-of-band payloads skipped."""
+    data = open(path, 'rb').read()
+    assert data[:8] == b'PERFILE2' and struct.unpack_from('<Q', data, 8)[0] == 16, \
+        path + ': not a native pipe stream'
+    pos, out = 16, []
+    while pos + 8 <= len(data):
+        typ, _misc, size = struct.unpack_from('<IHH', data, pos)
+        assert size >= 8 and pos + size <= len(data), \
+            '%s: bad record at %#x' % (path, pos)
+        out.append((pos - 16, typ, data[pos:pos + size]))
+        pos += size
+        if typ == 66:
+            pos += struct.unpack_from('<I', data, pos - size + 8)[0]
+        elif typ == 71:
+            pos += struct.unpack_from('<Q', data, pos - size + 8)[0]
+    assert pos == len(data), '%s: %d trailing bytes' % (path, len(data) - pos)
+    return out
+
+
+def delivered(path):
+    """perf report -D's delivered records: (numbers, time, offset, size,
+    name); numbers are the cpu and time as printed."""
+    p = subprocess.run(['perf', 'report', '-D', '-i', path],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = []
+    for line in p.stdout.splitlines():
+        m = DLINE.match(line)
+        if m:
+            nums = m[1].split()
+            t = int(nums[-1]) if nums else 0
+            out.append((m[1].decode(), t, int(m[2], 16), int(m[3], 16),
+                        m[4].decode()))
+    return out
+
+
+USER = {'ATTR', 'EVENT_TYPE', 'TRACING_DATA', 'BUILD_ID', 'FINISHED_ROUND',
+        'ID_INDEX', 'AUXTRACE_INFO', 'AUXTRACE', 'AUXTRACE_ERROR',
+        'THREAD_MAP', 'CPU_MAP', 'STAT_CONFIG', 'STAT', 'STAT_ROUND',
+        'EVENT_UPDATE', 'TIME_CONV', 'FEATURE', 'COMPRESSED',
+        'FINISHED_INIT', 'COMPRESSED2', 'HEADER_ATTR', 'HEADER_FEATURE'}
+
+
+def order(inp, outp, kernel_only):
+    want = [(c, t, s, n) for c, t, _o, s, n in delivered(inp)
+            if n not in ('FINISHED_ROUND', 'COMPRESSED', 'COMPRESSED2')
+            and not (kernel_only and n in USER)]
+    byoff = {o: (c, t, s, n) for c, t, o, s, n in delivered(outp)}
+    got = []
+    for off, typ, rec in records(outp):
+        if typ == FINISHED_ROUND or (kernel_only and typ >= KERNEL_MAX):
+            continue
+        got.append(byoff.get(off, ('?', '?', len(rec), 'type %d' % typ)))
+    if want == got:
+        print('order: %d records as perf delivers them' % len(got))
+        return 0
+    for i, (a, b) in enumerate(zip(want, got)):
+        if a != b:
+            print('order: record %d: perf delivers %s, pdsort wrote %s'
+                  % (i, a, b))
+            break
+    else:
+        print('order: perf delivers %d records, pdsort wrote %d'
+              % (len(want), len(got)))
+    return 1
+
+
+def keep(typ, rec):
+    if typ == FINISHED_ROUND:
+        return False
+    return not (typ == FEATURE and len(rec) >= 16 and
+                struct.unpack_from('<Q', rec, 8)[0] == FEAT_COMPRESSED)
+
+
+def same(inp, outp):
+    a = Counter(r for _o, t, r in records(inp) if keep(t, r))
+    b = Counter(r for _o, t, r in records(outp) if keep(t, r))
+    if a == b:
+        print('same: %d records' % sum(a.values()))
+        return 0
+    print('same: %d only in input, %d only in output'
+          % (sum((a - b).values()), sum((b - a).values())))
+    return 1
+
+
+def mono(outp):
+    byoff = {o: t for _c, t, o, _s, n in delivered(outp)}
+    last, n = 0, 0
+    for off, typ, _r in records(outp):
+        t = byoff.get(off, 0)
+        if typ >= KERNEL_MAX or t in (0, -1, 2**64 - 1):
+            continue
+        if t < last:
+            print('mono: time %d at offset %#x after %d' % (t, off, last))
+            return 1
+        last, n = t, n + 1
+    print('mono: %d timestamps in order' % n)
+    return 0
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == 'order':
+        kernel_only = len(sys.argv) > 4 and sys.argv[4] == 'kernel'
+        return order(sys.argv[2], sys.argv[3], kernel_only)
+    if cmd == 'same':
+        return same(sys.argv[2], sys.argv[3])
+    if cmd == 'mono':
+        return mono(sys.argv[2])
+    if cmd == 'rounds':
+        print(sum(1 for _o, t, _r in records(sys.argv[2])
+                  if t == FINISHED_ROUND))
+        return 0
+    sys.exit('usage: check.py order|same|mono|rounds ...')
+
+
+sys.exit(main())
