@@ -180,7 +180,7 @@ main(int argc, char **argv)
 			}
 		} else if (rec.type == PD_RECORD_FINISHED_ROUND) {
 			if (sq_round(q) < 0)
-				goto write_failed;
+				goto queue_failed;
 			continue;
 		} else if (is_compressed_feature(&rec)) {
 			continue;	/* the output is not compressed */
@@ -196,7 +196,9 @@ main(int argc, char **argv)
 		}
 	}
 	/* At the end, and before any error: every queued record goes out. */
-	if (sq_final(q) < 0 || pd_writer_flush(w) < 0)
+	if (sq_final(q) < 0)
+		goto queue_failed;
+	if (pd_writer_flush(w) < 0)
 		goto write_failed;
 	if (r < 0) {
 		pd_print_err(pd_reader_err(rd));

@@ -214,6 +214,18 @@ drain(struct sq *s, uint64_t limit)
 	size_t na = s->nq, nb = s->nbatch, i = 0, j = 0, k = 0, c;
 	uint64_t n = 0;
 
+	/*
+	 * Appends keep q2 large enough for q and the batch, but a flush
+	 * swaps q and q2, and a half flush may come before the next append.
+	 */
+	if (s->cap_q2 < na + nb) {
+		if (resize(&s->q2, &s->cap_q2, grow_to(s->cap_q2, na + nb),
+		    &s->charged) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+		o = s->q2;
+	}
 	while (i < na || j < nb) {
 		if (j == nb || (i < na && a[i].ts <= b[j].ts))
 			e = &a[i];

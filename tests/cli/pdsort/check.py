@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Checks for pdsort's cli cases, independent of libcommon.
-#   check.py order IN OUT     OUT's records come in the order in which perf
-#                             (report -D) delivers IN's records
+#   check.py order IN OUT [D] OUT's records come in the order in which perf
+#                             (report -D, or file D holding its output)
+#                             delivers IN's records
 #   check.py same IN OUT      multiset of IN's records (a native pipe
 #                             stream) == OUT's, byte for byte, less
 #                             FINISHED_ROUND and the COMPRESSED feature
@@ -50,13 +51,20 @@ def records(path, lax=False):
     return out
 
 
-def delivered(path):
+def delivered(path, dtxt=None):
     """perf report -D's delivered records: (numbers, time, offset, size,
-    name); numbers are the cpu and time as printed."""
-    p = subprocess.run(['perf', 'report', '-D', '-i', path],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    name); numbers are the cpu and time as printed. dtxt: a file that
+    already holds perf report -D's output for path."""
+    if dtxt:
+        text = open(dtxt, 'rb').read()
+    else:
+        text = subprocess.run(['perf', 'report', '-D', '-i', path],
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL).stdout
     out = []
-    for line in p.stdout.splitlines():
+    for line in text.splitlines():
+        if line[:1] == b'.' or not line:
+            continue            # the hex dump, most of the text
         m = DLINE.match(line)
         if m:
             nums = m[1].split()
@@ -73,7 +81,7 @@ USER = {'ATTR', 'EVENT_TYPE', 'TRACING_DATA', 'BUILD_ID', 'FINISHED_ROUND',
         'FINISHED_INIT', 'COMPRESSED2', 'HEADER_ATTR', 'HEADER_FEATURE'}
 
 
-def order(inp, outp):
+def order(inp, outp, dtxt=None):
     """Native uncompressed input: the records perf delivers, cut out of
     the input at the offsets perf names, must be OUT's byte for byte.
     Otherwise (compressed records give one offset for all they hold,
@@ -81,7 +89,7 @@ def order(inp, outp):
     type, as perf report -D prints them for IN and for OUT. File input
     has no ATTR/FEATURE records, compressed input one more FEATURE: then
     only kernel records are compared."""
-    d = delivered(inp)
+    d = delivered(inp, dtxt)
     raw = open(inp, 'rb').read()
     native = raw[:8] == b'PERFILE2'
     pipe = struct.unpack_from('<Q', raw, 8)[0] in (16, 16 << 56)
@@ -157,7 +165,8 @@ def mono(outp):
 def main():
     cmd = sys.argv[1]
     if cmd == 'order':
-        return order(sys.argv[2], sys.argv[3])
+        return order(sys.argv[2], sys.argv[3],
+                     sys.argv[4] if len(sys.argv) > 4 else None)
     if cmd == 'same':
         return same(sys.argv[2], sys.argv[3])
     if cmd == 'mono':

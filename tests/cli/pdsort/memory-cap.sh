@@ -13,6 +13,12 @@ pdsort -m 2M big.data > out.data 2> err.txt || fail "exit $?: $(cat err.txt)"
 	fail "no single warning: $(cat err.txt)"
 [ "$(wc -l < err.txt)" -le 2 ] || fail "stderr: $(cat err.txt)"
 $PY "$d/check.py" same big.data out.data || fail "-m 2M lost records"
+# Caps below one slab still work, one record at a time.
+$PY "$d/gen.py" stream 2 > small.data
+for m in 1 64K 100K; do
+	pdsort -m $m small.data > out.data 2> /dev/null || fail "-m $m: exit $?"
+	$PY "$d/check.py" same small.data out.data || fail "-m $m lost records"
+done
 # Peak RSS (the sanitizers' shadow memory would not be the tool's).
 not_sanitized
 [ -x /usr/bin/time ] || skip "no /usr/bin/time"
