@@ -20,6 +20,8 @@ struct pd_zdec {
 	uint64_t		 in_off;	/* offset of the fed record */
 	unsigned char		*out;
 	size_t			 pos, end;	/* undelivered out[pos, end) */
+	unsigned		 ninexact;	/* swapped only in part */
+	const char		*inexact;
 };
 
 struct pd_zdec *
@@ -115,10 +117,15 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	}
 	if (z->swapped) {
 		const char *why;
+		int sr;
 
-		if (pd_swap_rec(z->el, p, &why) < 0)
+		if ((sr = pd_swap_rec(z->el, p, &why)) < 0)
 			return pd_err_set(err, z->in_off, "inside compressed "
 			    "data: %s", why);
+		if (sr > 0) {
+			z->ninexact++;
+			z->inexact = why;
+		}
 	}
 	rec->offset = z->in_off;
 	rec->data = p;
@@ -142,4 +149,12 @@ pd_zdec_end(struct pd_zdec *z, struct pd_err *err)
 		return pd_err_set(err, z->in_off, "compressed data ends in "
 		    "the middle of a record (%zu bytes left)", z->end - z->pos);
 	return 0;
+}
+
+unsigned
+pd_zdec_inexact(const struct pd_zdec *z, const char **what)
+{
+	if (what != NULL && z->inexact != NULL)
+		*what = z->inexact;
+	return z->ninexact;
 }

@@ -33,4 +33,7 @@ int	pd_zdec_next(struct pd_zdec *, struct pd_rec *rec, struct pd_err *err);
 /* At end of input: -1 if a partial record is left over, else 0. */
 int	pd_zdec_end(struct pd_zdec *, struct pd_err *err);
 
+/* Records converted only in part (see swap.h), and the last reason. */
+unsigned	pd_zdec_inexact(const struct pd_zdec *, const char **what);
+
 #endif /* PD_ZDEC_H */
