@@ -227,15 +227,14 @@ drain(struct sq *s, uint64_t limit)
 		o = s->q2;
 	}
 	while (i < na || j < nb) {
-		if (j == nb || (i < na && a[i].ts <= b[j].ts))
-			e = &a[i];
-		else
-			e = &b[j];
+		int from_q = j == nb || (i < na && a[i].ts <= b[j].ts);
+
+		e = from_q ? &a[i] : &b[j];
 		if (e->ts > limit)
 			break;
 		if (emit(s, e) < 0)
 			return -1;
-		if (e == &a[i])
+		if (from_q)
 			i++;
 		else
 			j++;
@@ -243,10 +242,11 @@ drain(struct sq *s, uint64_t limit)
 	}
 	while (i < na && j < nb)
 		o[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
-	memcpy(o + k, a + i, (na - i) * sizeof(*o));
-	k += na - i;
-	memcpy(o + k, b + j, (nb - j) * sizeof(*o));
-	k += nb - j;
+	/* Loops, not memcpy: the arrays are NULL before the first record. */
+	for (; i < na; i++)
+		o[k++] = a[i];
+	for (; j < nb; j++)
+		o[k++] = b[j];
 
 	t = s->q;
 	s->q = s->q2;
