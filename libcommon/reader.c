@@ -81,6 +81,7 @@ struct pd_reader {
 	/* decompressed records (PD_RD_DECOMPRESS) */
 	struct pd_zdec	*zdec;
 	uint64_t	 zrec_off;	/* offset of the COMPRESSED record */
+	uint32_t	 comp_mmap_len;	/* from the COMPRESSED feature */
 
 	unsigned	 ndropped;
 	char		 dropped[128];
@@ -518,6 +519,14 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 		uint32_t nr, asz, i, nids, slen;
 		const unsigned char *q, *end = p + rec->size;
 
+		/* u32 version, type, level, ratio, mmap_len */
+		if (rec->size >= 36 &&
+		    pd_get_u64(p + 8) == PD_FEAT_COMPRESSED) {
+			rd->comp_mmap_len = pd_get_u32(p + 32);
+			if (rd->zdec != NULL)
+				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
+			break;
+		}
 		if (rec->size < 24 ||
 		    pd_get_u64(p + 8) != PD_FEAT_EVENT_DESC)
 			break;
@@ -1074,8 +1083,12 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 				    NULL)
 					return pd_err_io(&rd->err, ENOMEM,
 					    "zstd");
+				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
 				if (pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
 					return -1;
+				/* Its bytes stay put until zdec is drained. */
+				if (rd->flags & PD_RD_KEEP_COMPRESSED)
+					goto got;
 				continue;
 			}
 			if (r == 0) {

@@ -30,6 +30,12 @@ struct pd_reader;
  * their contents still foreign (pdswap recompresses them itself).
  */
 #define PD_RD_STORED		0x2
+/*
+ * With PD_RD_DECOMPRESS: hand out each COMPRESSED* record itself too,
+ * before the records it holds (those carry PD_REC_DECOMPRESSED), so a
+ * tool can both count the stream as stored and pass it on unchanged.
+ */
+#define PD_RD_KEEP_COMPRESSED	0x4
 
 /*
  * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads

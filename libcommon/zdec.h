@@ -15,6 +15,18 @@ struct pd_zdec;
 
 /* A decoder; `el` is used to convert foreign-order records. NULL: ENOMEM. */
 struct pd_zdec	*pd_zdec_new(const struct pd_evlist *el, int swapped);
+
+/*
+ * How far one compressed record may expand: perf decompresses each into
+ * a buffer of the COMPRESSED feature's mmap_len, so real data never
+ * expands past it. The limit is mmap_len, but at least LIMIT_MIN (also
+ * the limit before the feature is seen) and at most LIMIT_MAX; past it
+ * pd_zdec_next() fails (a zstd bomb). Memory is bounded either way; this
+ * bounds the work.
+ */
+#define PD_ZDEC_LIMIT_MIN	(16ULL << 20)
+#define PD_ZDEC_LIMIT_MAX	(1ULL << 30)
+void		 pd_zdec_set_limit(struct pd_zdec *, uint64_t mmap_len);
 void		 pd_zdec_free(struct pd_zdec *);
 
 /*
