@@ -41,6 +41,14 @@ static const char *const feat_names[] = {
 	[PD_FEAT_PMU_CAPS]	= "pmu_caps",
 };
 
+long long
+pd_feat_id(const struct pd_rec *rec)
+{
+	if (rec->type != PD_RECORD_HEADER_FEATURE || rec->size < 16)
+		return -1;
+	return (long long)(pd_get_u64(rec->data + 8) & INT64_MAX);
+}
+
 const char *
 pd_feat_name(unsigned f)
 {

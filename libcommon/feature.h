@@ -19,6 +19,9 @@ struct pd_rec;
 int	pd_feat_string(const unsigned char *p, size_t len, size_t *off,
 	    const char **s, size_t *slen);
 
+/* The feature id of a HEADER_FEATURE record, or -1 for other records. */
+long long	pd_feat_id(const struct pd_rec *rec);
+
 /* The name of feature id f ("hostname", "cmdline"...), or NULL. */
 const char	*pd_feat_name(unsigned f);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libcommon/evlist.h"
+#include "libcommon/feature.h"
 #include "libcommon/ids.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
@@ -198,13 +199,6 @@ event_id(void *ctx, const struct pd_evsel *ev)
 	return v;
 }
 
-static int
-is_compressed_feature(const struct pd_rec *rec)
-{
-	return rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED;
-}
-
 /* A compression level: 1 to PD_ZENC_LEVEL_MAX. */
 static int
 parse_level(const char *s, int *level)
@@ -334,7 +328,8 @@ main(int argc, char **argv)
 			const unsigned char *p;
 			ssize_t n;
 
-			if (decompress && is_compressed_feature(&rec))
+			if (decompress &&
+			    pd_feat_id(&rec) == PD_FEAT_COMPRESSED)
 				continue;
 			if (ninputs > 1) {
 				const struct pd_evlist *el;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "libcommon/evlist.h"
+#include "libcommon/feature.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
@@ -79,13 +80,6 @@ parse_size(const char *s)
 	if (*end != '\0' || v > (UINT64_MAX >> shift))
 		return 0;
 	return (uint64_t)v << shift;
-}
-
-static int
-is_compressed_feature(const struct pd_rec *rec)
-{
-	return rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED;
 }
 
 int
@@ -182,7 +176,7 @@ main(int argc, char **argv)
 			if (sq_round(q) < 0)
 				goto queue_failed;
 			continue;
-		} else if (is_compressed_feature(&rec)) {
+		} else if (pd_feat_id(&rec) == PD_FEAT_COMPRESSED) {
 			continue;	/* the output is not compressed */
 		}
 		if (pd_writer_rec(w, &rec) < 0)
