@@ -806,8 +806,12 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	rec->size = size;
 	rec->flags = 0;
 	rec->payload = 0;
-	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12)
+	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12) {
 		rec->payload = pd_get_u32(p + 8);
+		/* simpleperf carries the blob inside the record, at 12. */
+		if (rec->payload > 0 && size >= 12 + rec->payload)
+			rec->payload = 0;
+	}
 	else if (type == PD_RECORD_AUXTRACE && size >= 16)
 		rec->payload = pd_get_u64(p + 8);
 	rd->pos += size;

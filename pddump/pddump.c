@@ -891,14 +891,19 @@ tracing_data(struct dumper *d, const struct pd_rec *rec, int print)
 		why = "out of memory";
 		goto out;
 	}
+	/* simpleperf: the blob is inside the record. */
+	if (rec->payload == 0 && rec->size >= 12 &&
+	    pd_get_u32(rec->data + 8) <= rec->size - 12u)
+		(void)pd_tracefmt_add(d->tf, rec->data + 12,
+		    pd_get_u32(rec->data + 8), &why);
 	/* On a collect error keep draining; it is reported below. */
 	while ((n = pd_reader_payload(d->rd, &p)) > 0)
 		if (why == NULL)
 			(void)pd_tracefmt_add(d->tf, p, n, &why);
 	if (n < 0)
 		return;		/* the next pd_reader_next reports it */
-	if (why == NULL)
-		pd_tracefmt_finish(d->tf, &why);
+	if (why == NULL && pd_tracefmt_finish(d->tf, &why) == 0)
+		why = NULL;
 	names_reset(d);
 out:
 	if (!print)
