@@ -19,6 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * simpleperf's private record for the blob (SIMPLE_PERF_RECORD_TRACING_DATA):
+ * header, u32 size, then the blob inside the record, as its type-66
+ * records are.
+ */
+#define PD_RECORD_SIMPLEPERF_TRACING_DATA	32777
+
 /* The largest blob we collect; bigger ones are an error, not a crash. */
 #define PD_TRACEFMT_MAX		(64U << 20)
 

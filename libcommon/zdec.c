@@ -20,6 +20,8 @@ struct pd_zdec {
 	uint64_t		 in_off;	/* offset of the fed record */
 	unsigned char		*out;
 	size_t			 pos, end;	/* undelivered out[pos, end) */
+	int			 full;	/* the last call filled out: zstd may
+					   hold more output of this input */
 };
 
 struct pd_zdec *
@@ -97,7 +99,7 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 			if (z->swapped)		/* swapped again when whole */
 				pd_swap_header(p);
 		}
-		if (z->in.pos == z->in.size)
+		if (z->in.pos == z->in.size && !z->full)
 			return 0;
 		if (z->pos > 0) {
 			memmove(z->out, z->out + z->pos, z->end - z->pos);
@@ -111,6 +113,7 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 		if (ZSTD_isError(r))
 			return pd_err_set(err, z->in_off, "corrupt zstd data: "
 			    "%s", ZSTD_getErrorName(r));
+		z->full = out.pos == out.size;
 		z->end = out.pos;
 	}
 	if (z->swapped) {

@@ -345,6 +345,8 @@ rec_head(struct dumper *d, const struct pd_rec *rec)
 		out_u64(rec->misc);
 		if (rec->flags & PD_REC_DECOMPRESSED)
 			OUT_S(",\"compressed\":true");
+		if (rec->flags & PD_REC_SYNTHESIZED)
+			OUT_S(",\"synthesized\":true");
 		return;
 	}
 	out_x64(rec->offset);
@@ -357,10 +359,22 @@ rec_head(struct dumper *d, const struct pd_rec *rec)
 		out_u64(rec->type);
 	if (rec->flags & PD_REC_DECOMPRESSED)
 		OUT_S(" compressed=1");
+	if (rec->flags & PD_REC_SYNTHESIZED)
+		OUT_S(" synthesized=1");
 	if (rec->misc != 0) {
 		OUT_S(" misc=");
 		out_x64(rec->misc);
 	}
+}
+
+/* Set right after a JSON '{': the next key takes no comma. */
+static int jfirst;
+
+static void
+jopen(void)
+{
+	out_ch('{');
+	jfirst = 1;
 }
 
 /* Text "  key" or JSON ,"key": */
@@ -368,7 +382,11 @@ static void
 key(struct dumper *d, const char *k, size_t n)
 {
 	if (d->json) {
-		OUT_S(",\"");
+		if (jfirst) {
+			jfirst = 0;
+			out_ch('"');
+		} else
+			OUT_S(",\"");
 		out_lit(k, n);
 		OUT_S("\":");
 	} else {
@@ -603,7 +621,7 @@ regs(struct dumper *d, const char *name, uint64_t abi, uint64_t mask,
 
 	detail(d, name);
 	if (d->json)
-		out_ch('{');
+		jopen();
 	KU(d, "abi", abi);
 	KX(d, "mask", mask);
 	if (d->json)
@@ -674,10 +692,9 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 		KX(d, "ip", s.ip);
 	else
 		KNULL(d, "ip");
-	if (st & PERF_SAMPLE_PERIOD)
-		KU(d, "period", s.period);
-	else
-		KNULL(d, "period");
+	/* Not sampled: the event's fixed period, as perf reports it. */
+	KU(d, "period", st & PERF_SAMPLE_PERIOD ? s.period :
+	    ev->attr.sample_period);
 	if (st & PERF_SAMPLE_ADDR)
 		KX(d, "addr", s.addr);
 	else
@@ -728,16 +745,14 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 
 		detail(d, "read");
 		if (d->json)
-			out_ch('{');
+			jopen();
 		if (s.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 			KU(d, "time_enabled", s.read_time_enabled);
 		if (s.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			KU(d, "time_running", s.read_time_running);
 		if (d->json) {
-			if (out_buf[out_len - 1] == '{')
-				OUT_S("\"values\":[");
-			else
-				OUT_S(",\"values\":[");
+			KEY(d, "values");
+			out_ch('[');
 		}
 		for (i = 0; i < s.read_nr; i++) {
 			const struct pd_evsel *m;
@@ -975,10 +990,15 @@ print_rec(struct dumper *d, const struct pd_rec *rec)
 {
 	int show = wanted(d, rec->type);
 
-	if (rec->type == PD_RECORD_HEADER_TRACING_DATA) {
+	if (rec->type == PD_RECORD_HEADER_TRACING_DATA ||
+	    rec->type == PD_RECORD_SIMPLEPERF_TRACING_DATA) {
 		if (show) {
 			rec_head(d, rec);
-			print_decoded(d, rec);
+			if (rec->type == PD_RECORD_HEADER_TRACING_DATA)
+				print_decoded(d, rec);
+			else
+				KU(d, "data_size", rec->size >= 12 ?
+				    pd_get_u32(rec->data + 8) : 0);
 		}
 		tracing_data(d, rec, show);
 		if (show)
