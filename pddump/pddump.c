@@ -1136,7 +1136,7 @@ main(int argc, char **argv)
 			break;
 		case 't':
 			if (parse_types(&d, optarg) < 0)
-				usage(stderr, PD_EXIT_USAGE);
+				return PD_EXIT_USAGE;
 			break;
 		case 'V':
 			pd_print_version();

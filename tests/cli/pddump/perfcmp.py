@@ -166,12 +166,14 @@ def trace(jpath, spath):
             if not m:
                 continue
             t = int(m[1]) * 1000000000 + int(m[2])
+            toks = dict(tok.split("=", 1) for tok in m[4].split()
+                        if "=" in tok)
+            if not toks:
+                continue            # not a tracepoint
             cands = mine.get((t, m[3]))
             if not cands:
                 msgs.append("no pddump sample at %d %s" % (t, m[3]))
                 continue
-            toks = dict(tok.split("=", 1) for tok in m[4].split()
-                        if "=" in tok)
             ok = False
             for raw in cands:
                 bad = []
