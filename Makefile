@@ -64,6 +64,10 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 HELPER_SRC := $(sort $(wildcard tests/gen/*.c tests/bench/*.c))
 HELPER_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(HELPER_SRC))
 
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+REPLAY_BIN := $(FUZZ_NAMES:%=$(B)/tests/fuzz/replay_%)
+
 MANS := $(sort $(wildcard man/*.[1-8]))
 
 all: $(BINS)
@@ -91,6 +95,11 @@ $(B)/tests/test_%.o: tests/unit/test_%.c
 	@mkdir -p $(@D)
 	$(qcc)$(CC) $(PD_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# A fuzz target linked to a plain driver: make check replays inputs.
+$(B)/tests/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o $(LIB)
+	@mkdir -p $(@D)
+	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
 .SECONDARY:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
@@ -101,7 +110,7 @@ $(B)/tests/test_%.o: tests/unit/test_%.c
 check: deps-check
 	$(Q)$(MAKE) --no-print-directory check-run
 
-check-run: $(BINS) $(UNIT_BIN) $(HELPER_BIN)
+check-run: $(BINS) $(UNIT_BIN) $(HELPER_BIN) $(REPLAY_BIN)
 	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
 		PD_SANITIZE=$(SANITIZE) sh tests/run.sh $(TESTS)
 
@@ -115,10 +124,31 @@ demo: deps-check
 demo-run: $(BINS)
 	$(Q)PD_BIN=$(CURDIR)/$(OUT) sh tests/demo.sh
 
+# libFuzzer targets (clang): `make fuzz` builds build/fuzz/fuzz_<name>;
+# `make fuzz-run SECONDS=N` runs each for N seconds from its seed corpus
+# (tests/fuzz/seed plus small real streams), keeping new inputs in
+# build/fuzz/corpus_<name> and crashes in build/fuzz/crash-*.
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined
+SECONDS ?= 60
+fuzz:
+	$(Q)$(MAKE) --no-print-directory B=build/fuzz CC=$(FUZZ_CC) \
+		CFLAGS="$(FUZZ_FLAGS)" fuzz-bins
+
+fuzz-bins: $(FUZZ_NAMES:%=$(B)/fuzz_%)
+
+$(B)/fuzz_%: $(B)/tests/fuzz/fuzz_%.o $(LIB)
+	$(qld)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
+
+fuzz-run: fuzz
+	$(Q)SECONDS=$(SECONDS) sh tests/fuzz/run.sh $(FUZZ_NAMES)
+
 # Debian packages for build and tests. As root they are installed;
-# otherwise the exact command is printed.
-DEB_PKGS := gcc make libelf-dev libdw-dev libzstd-dev pkg-config \
-	linux-perf mandoc man-db time zstd clang
+# otherwise the exact command is printed. Installed without recommends,
+# so libc6-dev and clang's libFuzzer runtime are named.
+DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
+	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 
@@ -145,4 +175,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all check check-run bench demo demo-run deps deps-check install uninstall clean
+.PHONY: all check check-run bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check install uninstall clean

@@ -1,0 +1,216 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The benchmark harness (make bench).
+#
+# Records once a pipe-mode stream of at least 50 MB with `perf record -a -g`
+# over a CPU-bound workload on every CPU, cached outside the tree in
+# ${XDG_CACHE_HOME:-$HOME/.cache}/pdtools/bench.data, measures the `cat`
+# baseline, then sources every tests/bench/*.bench in sorted order. A
+# .bench file (POSIX sh) uses:
+#
+#   bench_cmd NAME 'shell command'    best of $BENCH_RUNS wall times (and
+#                                     CPU times), and the largest peak RSS
+#   bench_ratio NAME BASE 'target'    NAME's time / BASE's time; a number
+#                                     in the target is the ratio not to
+#                                     exceed ("<= 1.5x"); none: for
+#                                     information only
+#   bench_rss NAME MB                 NAME's peak RSS must stay under MB
+#
+# and the variables $BIG (the stream), $BENCH_CACHE (a directory for its
+# own cached inputs) and $PD_BIN (the tools). Commands run under
+# `sh -c` with PATH starting at $PD_BIN.
+#
+# The table is printed at the end and written to build/bench.md. The
+# exit status is 1 if a target was missed or a command failed.
+#
+# Environment: BENCH_RUNS (default 3), BENCH_MIN_MB (default 50),
+# BENCH_SECS (the first recording's length, default 20), BENCH_ONLY
+# (only .bench files whose name contains it), BENCH_MD (where the table
+# goes, default build/bench.md).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${PD_BIN:=$top/bin}" "${PD_TBIN:=$top/build/tests}"
+: "${BENCH_RUNS:=3}" "${BENCH_MIN_MB:=50}" "${BENCH_SECS:=20}"
+BENCH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/pdtools
+BIG=$BENCH_CACHE/bench.data
+PATH=$PD_BIN:$PATH
+export PD_BIN PD_TBIN BENCH_CACHE BIG PATH
+
+RUSAGE=$PD_TBIN/bench/rusage
+[ -x "$RUSAGE" ] || { echo "bench: $RUSAGE missing (make bench builds it)" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pdbench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+rows=$work/rows		# name, command, seconds, rss_kb, cpu seconds (tabs)
+ratios=$work/ratios	# name, value, cpu ratio, target, met
+: > "$rows"
+: > "$ratios"
+bad=0
+
+# record SECONDS: perf record -a -g over one busy loop per CPU, into $BIG.
+record() {
+	n=$(nproc)
+	echo "bench: recording $1 s of perf record -a -g over $n busy CPUs" >&2
+	pids=
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		# The loops end themselves even if this script is killed.
+		timeout "$(($1 + 5))" sh -c 'while :; do :; done' &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	perf record -q -a -g -o - -- sleep "$1" > "$BIG.tmp" 2> "$work/rec.err"
+	rc=$?
+	kill $pids 2>/dev/null
+	wait 2>/dev/null
+	if [ "$rc" -ne 0 ]; then
+		echo "bench: perf record failed (exit $rc):" >&2
+		cat "$work/rec.err" >&2
+		rm -f "$BIG.tmp"
+		exit 1
+	fi
+	mv "$BIG.tmp" "$BIG"
+}
+
+size_mb() { echo $(( $(wc -c < "$1") / 1048576 )); }
+
+if [ ! -s "$BIG" ] || [ "$(size_mb "$BIG")" -lt "$BENCH_MIN_MB" ]; then
+	command -v perf >/dev/null 2>&1 ||
+		{ echo "bench: perf is needed (make deps)" >&2; exit 1; }
+	[ "$(id -u)" = 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid \
+	    2>/dev/null)" = -1 ] ||
+		{ echo "bench: perf record -a needs root" >&2; exit 1; }
+	mkdir -p "$BENCH_CACHE"
+	secs=$BENCH_SECS
+	while :; do
+		record "$secs"
+		mb=$(size_mb "$BIG")
+		[ "$mb" -ge "$BENCH_MIN_MB" ] && break
+		# Scale by what this machine gives per second, with room.
+		secs=$(( secs * (BENCH_MIN_MB * 13 / 10) / (mb > 0 ? mb : 1) + 1 ))
+		echo "bench: got $mb MB, extending to $secs s" >&2
+	done
+fi
+echo "bench: input $BIG ($(size_mb "$BIG") MB)" >&2
+# Read it once so that the first row does not pay for the page cache.
+cat "$BIG" > /dev/null
+
+# bench_cmd NAME COMMAND
+bench_cmd() {
+	_name=$1 _cmd=$2 _best= _cpu= _rss=0 _i=0
+	while [ "$_i" -lt "$BENCH_RUNS" ]; do
+		if ! "$RUSAGE" -o "$work/ru" "$_cmd" 2> "$work/err"; then
+			echo "bench: $_name failed: $_cmd" >&2
+			tail -n 5 "$work/err" >&2
+			bad=1
+			printf '%s\t%s\tfailed\t0\t-\n' "$_name" "$_cmd" >> "$rows"
+			return 1
+		fi
+		# wall S cpu S maxrss_kb K status N
+		set -- $(cat "$work/ru")
+		_best=$(awk -v a="$2" -v b="${_best:-$2}" \
+		    'BEGIN { print (a < b ? a : b) }')
+		_cpu=$(awk -v a="$4" -v b="${_cpu:-$4}" \
+		    'BEGIN { print (a < b ? a : b) }')
+		[ "$6" -gt "$_rss" ] && _rss=$6
+		_i=$((_i + 1))
+	done
+	printf '%s\t%s\t%s\t%s\t%s\n' "$_name" "$_cmd" "$_best" "$_rss" \
+	    "$_cpu" >> "$rows"
+	printf '  %-16s %8.3f s %8.3f s CPU %8.1f MB\n' "$_name" "$_best" \
+	    "$_cpu" "$(awk -v k="$_rss" 'BEGIN { print k / 1024 }')" >&2
+}
+
+_field() {	# NAME COLUMN: a column of NAME's row
+	awk -F'\t' -v n="$1" -v c="$2" '$1 == n { v = $c } END { print v }' \
+	    "$rows"
+}
+
+# bench_ratio NAME BASE 'target text'
+bench_ratio() {
+	_a=$(_field "$1" 3) _b=$(_field "$2" 3)
+	case "$_a$_b" in
+	*failed*|"")
+		printf '%s/%s\t-\t-\t%s\tno (no time)\n' "$1" "$2" "$3" >> "$ratios"
+		bad=1
+		return 1;;
+	esac
+	# Small ratios get a third digit; the target sees the exact one.
+	_r=$(awk -v a="$_a" -v b="$_b" \
+	    'BEGIN { printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b }')
+	_c=$(awk -v a="$(_field "$1" 5)" -v b="$(_field "$2" 5)" \
+	    'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
+	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
+	if [ -z "$_lim" ]; then
+		_met=-
+	elif awk -v a="$_a" -v b="$_b" -v l="$_lim" \
+	    'BEGIN { exit !(a / b <= l) }'; then
+		_met=yes
+	else
+		_met=NO
+		bad=1
+	fi
+	printf '%s/%s\t%sx\t%s\t%s\t%s\n' "$1" "$2" "$_r" "$_c" "$3" "$_met" \
+	    >> "$ratios"
+}
+
+# bench_rss NAME MB: NAME's peak RSS must stay under MB.
+bench_rss() {
+	_k=$(_field "$1" 4)
+	if [ -z "$_k" ] || [ "$_k" -eq 0 ]; then
+		_met="no (no figure)"
+		bad=1
+	elif [ "$_k" -lt $(($2 * 1024)) ]; then
+		_met=yes
+	else
+		_met=NO
+		bad=1
+	fi
+	printf '%s peak RSS\t%s MB\t-\tunder %s MB\t%s\n' "$1" \
+	    "$(awk -v k="${_k:-0}" 'BEGIN { printf "%.1f", k / 1024 }')" \
+	    "$2" "$_met" >> "$ratios"
+}
+
+bench_cmd cat 'cat < "$BIG" | cat > /dev/null'
+
+for f in "$top"/tests/bench/*.bench; do
+	[ -f "$f" ] || continue
+	case "${f##*/}" in *"${BENCH_ONLY:-}"*) ;; *) continue;; esac
+	echo "bench: ${f##*/}" >&2
+	. "$f"
+done
+
+{
+	echo "Machine: $(nproc) CPUs," \
+	    "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+	    "Linux $(uname -r); load average at the end:" \
+	    "$(cut -d ' ' -f 1-3 /proc/loadavg)."
+	echo
+	echo "Input: \`perf record -a -g\` pipe stream of" \
+	    "$(size_mb "$BIG") MB ($(wc -c < "$BIG") bytes);" \
+	    "best of $BENCH_RUNS runs (wall and CPU time, each on its own);" \
+	    "peak RSS is that of the largest process."
+	echo
+	echo "| name | command | seconds | CPU seconds | peak RSS MB |"
+	echo "| --- | --- | ---: | ---: | ---: |"
+	awk -F'\t' '{
+		gsub(/\|/, "\\|", $2)
+		printf "| %s | `%s` | %s | %s | %s |\n", $1, $2,
+		    ($3 == "failed" ? "failed" : sprintf("%.3f", $3)),
+		    ($5 == "-" ? "-" : sprintf("%.3f", $5)),
+		    sprintf("%.1f", $4 / 1024)
+	}' "$rows"
+	if [ -s "$ratios" ]; then
+		echo
+		echo "| ratio | value | CPU time ratio | target | met |"
+		echo "| --- | ---: | ---: | --- | --- |"
+		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s |\n",
+		    $1, $2, $3, $4, $5 }' "$ratios"
+	fi
+} > "$work/table.md"
+out=${BENCH_MD:-$top/build/bench.md}
+mkdir -p "$(dirname "$out")" && cp "$work/table.md" "$out"
+echo >&2
+cat "$work/table.md"
+exit "$bad"

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target: the reader (pipe and file mode, either byte order,
+ * compressed or not) with everything a tool does to each record: sample
+ * and trailer parsing, id rewriting, header facts, payloads.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libcommon/evlist.h"
+#include "libcommon/feature.h"
+#include "libcommon/ids.h"
+#include "libcommon/perf.h"
+#include "libcommon/reader.h"
+#include "libcommon/sample.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static uint64_t
+bump(void *ctx, uint64_t id)
+{
+	return id + 1;
+}
+
+static void
+walk(int fd, int flags)
+{
+	static unsigned char scratch[PD_REC_MAX + 1];
+	struct pd_header_info hi;
+	struct pd_reader *rd;
+	struct pd_sample s;
+	struct pd_err err;
+	struct pd_rec rec;
+	const unsigned char *p;
+	const char *why;
+
+	lseek(fd, 0, SEEK_SET);
+	if ((rd = pd_reader_fdopen(fd, "fuzz", flags, &err)) == NULL)
+		return;
+	memset(&hi, 0, sizeof(hi));
+	while (pd_reader_next(rd, &rec) > 0) {
+		const struct pd_evlist *el = pd_reader_evlist(rd);
+		const struct pd_evsel *ev = pd_evlist_for_rec(el, &rec);
+
+		pd_header_info_update(&hi, &rec);
+		if (ev != NULL && rec.type == PERF_RECORD_SAMPLE) {
+			if (pd_sample_parse(ev, &rec, &s, &why) == 0) {
+				uint64_t i, v, id, lost, sum = 0;
+
+				for (i = 0; i < s.read_nr; i++) {
+					pd_sample_read_entry(&s, i, &v, &id,
+					    &lost);
+					sum += v + id + lost;
+				}
+				for (i = 0; i < s.callchain_nr; i++)
+					sum += pd_get_u64(s.callchain + 8 * i);
+				if (s.raw_size)
+					sum += s.raw[s.raw_size - 1];
+				if (s.stack_size)
+					sum += s.stack[s.stack_size - 1];
+				(void)sum;
+			}
+		} else if (ev != NULL && pd_rec_is_kernel(rec.type))
+			pd_sample_id_parse(ev, &rec, &s, &why);
+		pd_rec_time(ev, &rec);
+		memcpy(scratch, rec.data, rec.size);
+		pd_ids_map(el, &rec, scratch, bump, NULL, &why);
+		if (rec.payload && (rec.type & 1))
+			while (pd_reader_payload(rd, &p) > 0)
+				;
+	}
+	pd_reader_close(rd);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	int fd = memfd_create("fuzz", 0);
+
+	if (fd < 0)
+		return 0;
+	if (write(fd, data, size) == (ssize_t)size) {
+		walk(fd, 0);
+		walk(fd, PD_RD_DECOMPRESS);
+	}
+	close(fd);
+	return 0;
+}
