@@ -431,13 +431,15 @@ kv_str(struct dumper *d, const char *k, size_t n, const char *s)
 
 #define KS(d, k, s)	kv_str((d), (k), sizeof(k) - 1, (s))
 
+/* A sample field the event does not sample: JSON null, text "-". */
 static void
 knull(struct dumper *d, const char *k, size_t n)
 {
-	if (d->json) {
-		key(d, k, n);
+	key(d, k, n);
+	if (d->json)
 		OUT_S("null");
-	}
+	else
+		out_ch('-');
 }
 
 #define KNULL(d, k)	knull((d), (k), sizeof(k) - 1)

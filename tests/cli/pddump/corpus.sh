@@ -43,10 +43,13 @@ for f in $(find "$C" -type f ! -path '*/reference/*' | sort); do
 	pddump --json "$f" > out.json 2>/dev/null
 	[ "$(grep -c '^0x' out.txt)" = "$(wc -l < out.json)" ] ||
 		fail "$f: text and JSON forms list different records"
+	# JSON parsing is the slow part: the first 2000 objects of each
+	# stream cover its record types (basic.sh parses everything).
+	head -n 2000 out.json > head.json
 	python3 -c '
 import json, sys
 for l in open(sys.argv[1], encoding="latin-1"):
-    json.loads(l)' out.json || fail "$f: JSON"
+    json.loads(l)' head.json || fail "$f: JSON"
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || skip "no corpus files"
