@@ -809,7 +809,8 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12) {
 		rec->payload = pd_get_u32(p + 8);
 		/* simpleperf carries the blob inside the record, at 12. */
-		if (rec->payload > 0 && size >= 12 + rec->payload)
+		if (rec->payload > 0 && size > 16 &&
+		    size >= 12 + rec->payload)
 			rec->payload = 0;
 	}
 	else if (type == PD_RECORD_AUXTRACE && size >= 16)

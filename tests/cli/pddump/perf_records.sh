@@ -4,7 +4,7 @@
 # how offsets and compressed records are matched). Our own corpus and a
 # sample of the foreign one: multi-event, Intel PT, COMPRESSED and
 # COMPRESSED2 (perf stops there: its records must be a subset of ours),
-# namespaces, v1 magic, simpleperf, group_desc.
+# namespaces, v1 magic, simpleperf, group_desc, LBR call stacks.
 . "$PD_TOP/tests/cli/lib.sh"
 need_corpus
 need_perf
@@ -21,6 +21,7 @@ for f in "$C"/*.data \
     "$F"/linux-perf-data/fibo.compressed2.pipe.data \
     "$F"/linux-perf-data/sleep.compressed.pipe.data \
     "$F"/perfparser/parallel_static_gcc__perf.data.zstd \
+    "$F"/perfparser/vector_static_gcc__perf.lbr.data \
     "$F"/hotspot/perf.data.true.v1 \
     "$F"/simpleperf/perf_kernel.data; do
 	[ -f "$f" ] || continue

@@ -81,6 +81,7 @@ def records(path, jpath, dpath, perf_failed):
     theirs = collections.Counter()
     tsamples = collections.Counter()
     cur = None
+    collect = False
     with open(dpath, encoding="latin-1") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -105,10 +106,19 @@ def records(path, jpath, dpath, perf_failed):
                        int(m[6], 0), int(m[7]), int(m[8], 0), ()]
                 continue
             if cur is not None and CHAIN.match(line):
+                # For a branch CALL_STACK event perf prints its "LBR call
+                # chain" (made from the branch stack) before the record's
+                # own "FP chain": the latter is the one compared.
+                collect = "FP chain" in line or "LBR" not in line
+                cur[7] = ()
                 continue
             m = ENTRY.match(line)
             if cur is not None and m:
-                cur[7] = cur[7] + (int(m[1], 16),)
+                if collect:
+                    cur[7] = cur[7] + (int(m[1], 16),)
+                continue
+            if cur is not None and line.startswith("... "):
+                collect = False     # branch stack, read values, ...
                 continue
             if cur is not None and not line.startswith("....."):
                 tsamples[tuple(cur)] += 1
