@@ -64,7 +64,7 @@ pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 		if (rec->size < 16)
 			return 0;
 		n = pd_get_u64(p + 8) > (uint64_t)(rec->size - 16) / 32 ?
-		    (rec->size - 16) / 32 : pd_get_u64(p + 8);
+		    (rec->size - 16) / 32u : pd_get_u64(p + 8);
 		for (i = 0; i < n; i++)
 			map_at(p, 16 + 32 * i, map, ctx);
 		return 0;

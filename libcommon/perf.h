@@ -60,6 +60,13 @@ enum pd_user_type {
 	PD_RECORD_USER_MAX		= 87
 };
 
+/* The first bytes of a tracing data blob. */
+#define PD_TRACING_MAGIC		"\027\bDtracing"
+#define PD_TRACING_MAGIC_LEN		10
+
+/* EVENT_UPDATE types (u64 after the header). */
+#define PD_EVENT_UPDATE_NAME		2
+
 /* Sample bits; the installed header may predate some of them. */
 #define PD_SAMPLE_WEIGHT_STRUCT		(1ULL << 24)
 #define PD_SAMPLE_KNOWN			((1ULL << 25) - 1)
@@ -79,6 +86,7 @@ enum pd_user_type {
 
 /* struct perf_event_attr versions (attr.size values). */
 #define PD_ATTR_SIZE_VER0		64
+#define PD_ATTR_SIZE_PERF61		128	/* sizeof in perf 6.1 (VER7) */
 #define PD_ATTR_SIZE_MAX		512	/* sanity bound, not an ABI */
 
 /* perf_event_attr field offsets. */
@@ -129,6 +137,7 @@ enum pd_feature {
 	PD_FEAT_HYBRID_TOPOLOGY	= 30,
 	PD_FEAT_PMU_CAPS	= 31,
 	PD_FEAT_LAST_61		= 32,	/* perf 6.1's HEADER_LAST_FEATURE */
+	PD_FEAT_SIMPLEPERF	= 128,	/* simpleperf's private ids start */
 	PD_FEAT_BITS		= 256
 };
 

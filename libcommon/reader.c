@@ -26,6 +26,7 @@
 enum phase {
 	PH_ATTRS,		/* file mode: one HEADER_ATTR per attr */
 	PH_FEATURES,		/* file mode: one HEADER_FEATURE per section */
+	PH_NAMES,		/* file mode: EVENT_UPDATE NAME per named attr */
 	PH_TRACING,		/* file mode: HEADER_TRACING_DATA */
 	PH_BUILD_IDS,		/* file mode: HEADER_BUILD_ID records */
 	PH_DATA,		/* records from the input: the pipe, or data */
@@ -55,6 +56,10 @@ struct pd_reader {
 	int		 eof;
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
+	uint64_t	 payload_off;	/* offset of the record it follows */
+	uint32_t	 payload_type;
+	size_t		 skip_after;	/* record bytes after the payload */
+	unsigned char	 tdrec[16];	/* a rewritten HEADER_TRACING_DATA */
 	uint64_t	 payload_pad;	/* zero bytes to add (file tracing) */
 	uint64_t	 payload_src;	/* file offset of payload (file mode) */
 	int		 payload_pread;	/* payload comes from the file */
@@ -67,15 +72,21 @@ struct pd_reader {
 	uint8_t		 feat_bits[PD_FEAT_BITS / 8];
 	struct section	 feats[PD_FEAT_BITS];
 	unsigned	 feat_i;
+	unsigned char	*desc;		/* the EVENT_DESC section, or NULL */
+	size_t		 desc_len;
+	uint64_t	 name_i;	/* next attr to name (PH_NAMES) */
 	uint64_t	 bid_off;	/* next build-id entry in section 2 */
 	unsigned char	*synth;		/* a synthesized record */
 
 	/* decompressed records (PD_RD_DECOMPRESS) */
 	struct pd_zdec	*zdec;
 	uint64_t	 zrec_off;	/* offset of the COMPRESSED record */
+	uint32_t	 comp_mmap_len;	/* from the COMPRESSED feature */
 
 	unsigned	 ndropped;
 	char		 dropped[128];
+	unsigned	 ninexact;	/* records swapped only in part */
+	const char	*inexact;
 };
 
 static const char stdin_name[] = "<stdin>";
@@ -85,6 +96,14 @@ drop(struct pd_reader *rd, const char *what)
 {
 	rd->ndropped++;
 	snprintf(rd->dropped, sizeof(rd->dropped), "%s", what);
+}
+
+/* A conversion that left part of a record as it was (see swap.h). */
+static void
+inexact(struct pd_reader *rd, const char *why)
+{
+	rd->ninexact++;
+	rd->inexact = why;
 }
 
 static uint64_t
@@ -355,6 +374,7 @@ pd_reader_close(struct pd_reader *rd)
 	pd_zdec_free(rd->zdec);
 	pd_evlist_free(&rd->evlist);
 	free(rd->synth);
+	free(rd->desc);
 	free(rd->buf);
 	free(rd->name);
 	free(rd);
@@ -397,6 +417,17 @@ pd_reader_dropped(const struct pd_reader *rd, const char **what)
 	return rd->ndropped;
 }
 
+unsigned
+pd_reader_inexact(const struct pd_reader *rd, const char **what)
+{
+	unsigned n = rd->ninexact;
+
+	*what = rd->inexact;
+	if (rd->zdec != NULL)
+		n += pd_zdec_inexact(rd->zdec, rd->inexact ? NULL : what);
+	return n;
+}
+
 /*
  * Keeps the events up to date with the record that passes: attrs and
  * their ids, ids from ID_INDEX, and names from EVENT_UPDATE and the
@@ -420,10 +451,17 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 			    "ATTR record size %u too small for an attr",
 			    rec->size);
 		asz = pd_get_u32(p + 8 + PD_ATTR_OFF_SIZE);
-		if (asz == 0)
-			asz = PD_ATTR_SIZE_VER0;
-		if (asz < PD_ATTR_SIZE_VER0 || asz % 8 != 0 ||
-		    asz > (unsigned)rec->size - PD_REC_HDR_SIZE)
+		/*
+		 * Readers find the ids at attr.size, so it must be a real
+		 * size: 0 (VER0 in a file's attr section) cannot place them.
+		 */
+		if (asz < PD_ATTR_SIZE_VER0)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ATTR attr.size %u < %u", asz, PD_ATTR_SIZE_VER0);
+		if (asz % 8 != 0)
+			return pd_err_set(&rd->err, rec->offset,
+			    "ATTR attr.size %u is not a multiple of 8", asz);
+		if (asz > (unsigned)rec->size - PD_REC_HDR_SIZE)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ATTR attr.size %u does not fit record size %u",
 			    asz, rec->size);
@@ -481,6 +519,14 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 		uint32_t nr, asz, i, nids, slen;
 		const unsigned char *q, *end = p + rec->size;
 
+		/* u32 version, type, level, ratio, mmap_len */
+		if (rec->size >= 36 &&
+		    pd_get_u64(p + 8) == PD_FEAT_COMPRESSED) {
+			rd->comp_mmap_len = pd_get_u32(p + 32);
+			if (rd->zdec != NULL)
+				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
+			break;
+		}
 		if (rec->size < 24 ||
 		    pd_get_u64(p + 8) != PD_FEAT_EVENT_DESC)
 			break;
@@ -531,6 +577,16 @@ skip_payload(struct pd_reader *rd)
 	return (int)n;
 }
 
+static int
+payload_short(struct pd_reader *rd)
+{
+	const char *name = pd_rec_name(rd->payload_type);
+
+	return pd_err_set(&rd->err, rd->payload_off, "%s payload runs past "
+	    "the end of input (%" PRIu64 " bytes missing)",
+	    name ? name : "record", rd->payload_left);
+}
+
 ssize_t
 pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 {
@@ -564,9 +620,7 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 		if ((r = fill(rd)) < 0)
 			return -1;
 		if (r == 0)
-			return pd_err_set(&rd->err, rd->buf_off + rd->pos,
-			    "out-of-band payload runs past the end of input "
-			    "(%" PRIu64 " bytes missing)", rd->payload_left);
+			return payload_short(rd);
 	}
 	avail = rd->end - rd->pos;
 	if (avail > rd->payload_left)
@@ -599,7 +653,7 @@ static int
 next_attr(struct pd_reader *rd, struct pd_rec *rec)
 {
 	uint64_t at = rd->attrs.offset + rd->attr_i * rd->attr_size;
-	size_t alen = rd->attr_size - 16, size, i;
+	size_t alen = rd->attr_size - 16, olen, size, i;
 	unsigned char *p = rd->synth;
 	struct section ids;
 	unsigned char sec[16];
@@ -612,11 +666,15 @@ next_attr(struct pd_reader *rd, struct pd_rec *rec)
 	if (file_section(rd, sec, &ids, "attr ids", at + alen) < 0)
 		return -1;
 	/*
-	 * perf's readers find the ids at attr.size: write the attr at the
-	 * length the file gives it and say so in attr.size.
+	 * Newer perf finds the ids at attr.size, but perf up to 6.x copies
+	 * its own sizeof(attr) (128 bytes in 6.1) and reads the ids after
+	 * that: a shorter attr would lend its ids to the attr's tail and
+	 * lose ids. Zero-extend short attrs to 128 bytes, as perf's file
+	 * reader and perf inject do, and say so in attr.size.
 	 */
-	pd_put_u32(p + 8 + PD_ATTR_OFF_SIZE, alen);
-	size = PD_REC_HDR_SIZE + PD_ALIGN8(alen);
+	olen = alen < PD_ATTR_SIZE_PERF61 ? PD_ATTR_SIZE_PERF61 : alen;
+	pd_put_u32(p + 8 + PD_ATTR_OFF_SIZE, olen);
+	size = PD_REC_HDR_SIZE + PD_ALIGN8(olen);
 	memset(p + 8 + alen, 0, size - 8 - alen);
 	if (ids.size % 8 != 0 || ids.size > PD_REC_MAX - size)
 		return pd_err_set(&rd->err, at + alen, "attr %" PRIu64 ": %"
@@ -655,7 +713,24 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 			    "offsets)");
 			continue;
 		}
+		if (f >= PD_FEAT_SIMPLEPERF) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "simpleperf feature %u, "
+			    "an id perf report rejects in a stream", f);
+			drop(rd, what);
+			continue;
+		}
 		s = &rd->feats[f];
+		/*
+		 * An empty section carries nothing, and perf's pipe reader
+		 * fails on an empty string feature (old perf wrote an empty
+		 * CPUDESC) where its file reader only stops reading
+		 * features. Only the presence flags are empty by design.
+		 */
+		if (s->size == 0 && f != PD_FEAT_BRANCH_STACK &&
+		    f != PD_FEAT_STAT)
+			continue;
 		if (s->size > PD_REC_MAX - 16) {
 			char what[80];
 
@@ -669,12 +744,97 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		    "feature") < 0)
 			return -1;
 		pd_put_u64(rd->synth + 8, f);
-		if (rd->swapped && pd_swap_feature(f, rd->synth + 16,
-		    s->size) < 0)
-			drop(rd, "a feature section that could not be "
-			    "converted");
+		if (rd->swapped) {
+			int r = pd_swap_feature(f, rd->synth + 16, s->size);
+
+			if (r < 0)
+				drop(rd, "a feature section that could not "
+				    "be converted");
+			else if (r > 0)
+				inexact(rd, "a feature section of an unknown "
+				    "layout");
+		}
+		if (f == PD_FEAT_EVENT_DESC && rd->desc == NULL &&
+		    (rd->desc = malloc(s->size)) != NULL) {
+			memcpy(rd->desc, rd->synth + 16, s->size);
+			rd->desc_len = s->size;
+		}
 		return synth_rec(rd, rec, PD_RECORD_HEADER_FEATURE,
 		    16 + s->size, s->offset);
+	}
+	return 0;
+}
+
+/*
+ * The name of event i in an EVENT_DESC section (native order): u32 nr,
+ * u32 attr_size, then nr x {attr, u32 nr_ids, u32 len, char name[len],
+ * u64 ids[nr_ids]}. Returns its length (0: none) and sets *name.
+ */
+static size_t
+desc_name(const unsigned char *p, size_t len, uint64_t i, const char **name)
+{
+	const unsigned char *q = p + 8, *end = p + len;
+	uint32_t nr, asz, nids, slen;
+	uint64_t k;
+
+	if (len < 8)
+		return 0;
+	nr = pd_get_u32(p);
+	asz = pd_get_u32(p + 4);
+	for (k = 0; k < nr; k++) {
+		if (asz > (size_t)(end - q) || 8 > (size_t)(end - q - asz))
+			return 0;
+		q += asz;
+		nids = pd_get_u32(q);
+		slen = pd_get_u32(q + 4);
+		q += 8;
+		if (slen > (size_t)(end - q))
+			return 0;
+		if (k == i) {
+			*name = (const char *)q;
+			return strnlen((const char *)q, slen);
+		}
+		q += slen;
+		if (nids > (size_t)(end - q) / 8)
+			return 0;
+		q += 8 * (size_t)nids;
+	}
+	return 0;
+}
+
+/*
+ * perf's file reader names events from EVENT_DESC, but its pipe reader
+ * takes names only from EVENT_UPDATE (perf record sends one per event):
+ * say the names the file gives as EVENT_UPDATE NAME records. perf finds
+ * the event by id, where id 0 means the first event.
+ */
+static int
+next_name(struct pd_reader *rd, struct pd_rec *rec)
+{
+	const struct pd_evsel *ev;
+	const char *name;
+	size_t n, size;
+	uint64_t i, id;
+
+	while (rd->desc != NULL && (i = rd->name_i++) < rd->evlist.n) {
+		ev = &rd->evlist.evsels[i];
+		if ((n = desc_name(rd->desc, rd->desc_len, i, &name)) == 0)
+			continue;
+		if (ev->nids > 0)
+			id = ev->ids[0];
+		else if (i == 0)
+			id = 0;
+		else
+			continue;
+		size = 24 + PD_ALIGN8(n + 1);
+		if (size > PD_REC_MAX)
+			continue;
+		memset(rd->synth, 0, size);
+		pd_put_u64(rd->synth + 8, PD_EVENT_UPDATE_NAME);
+		pd_put_u64(rd->synth + 16, id);
+		memcpy(rd->synth + 24, name, n);
+		return synth_rec(rd, rec, PD_RECORD_EVENT_UPDATE, size,
+		    rd->feats[PD_FEAT_EVENT_DESC].offset);
 	}
 	return 0;
 }
@@ -752,6 +912,34 @@ start_data(struct pd_reader *rd)
 	return 0;
 }
 
+/*
+ * simpleperf writes the tracing data inside its record: u32 size, the
+ * blob, zero padding to 64, all within header.size. perf's readers take
+ * the blob from after a 16-byte record, so hand out that layout: a
+ * 16-byte record whose payload is the blob, padded to 8. The padding in
+ * the input record is skipped before the next record.
+ */
+static int
+simpleperf_tracing(struct pd_reader *rd, struct pd_rec *rec,
+    const unsigned char *p, uint16_t size)
+{
+	uint32_t len = pd_get_u32(p + 8);
+
+	memset(rd->tdrec, 0, sizeof(rd->tdrec));
+	pd_put_u32(rd->tdrec, PD_RECORD_HEADER_TRACING_DATA);
+	pd_put_u16(rd->tdrec + 4, rec->misc);
+	pd_put_u16(rd->tdrec + 6, sizeof(rd->tdrec));
+	pd_put_u32(rd->tdrec + 8, PD_ALIGN8(len));
+	rec->data = rd->tdrec;
+	rec->size = sizeof(rd->tdrec);
+	rec->payload = PD_ALIGN8(len);
+	rd->pos += 12;
+	rd->payload_left = len;
+	rd->payload_pad = PD_ALIGN8(len) - len;
+	rd->skip_after = size - 12 - len;
+	return 1;
+}
+
 /* The next record of the input proper (pipe stream or data section). */
 static int
 next_data(struct pd_reader *rd, struct pd_rec *rec)
@@ -794,10 +982,12 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	if (rd->swapped) {
 		const char *why;
 
-		if (pd_swap_rec(&rd->evlist, p, &why) < 0)
+		if ((r = pd_swap_rec(&rd->evlist, p, &why)) < 0)
 			return pd_err_set(&rd->err, off, "%s: %s",
 			    pd_rec_name(type) ? pd_rec_name(type) : "record",
 			    why);
+		if (r > 0)
+			inexact(rd, why);
 	}
 	rec->offset = off;
 	rec->data = p;
@@ -806,17 +996,34 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	rec->size = size;
 	rec->flags = 0;
 	rec->payload = 0;
-	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12) {
+	if (type == PD_RECORD_HEADER_TRACING_DATA &&
+	    size >= 12 + PD_TRACING_MAGIC_LEN &&
+	    pd_get_u32(p + 8) <= size - 12u &&
+	    memcmp(p + 12, PD_TRACING_MAGIC, PD_TRACING_MAGIC_LEN) == 0)
+		return simpleperf_tracing(rd, rec, p, size);
+	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12)
 		rec->payload = pd_get_u32(p + 8);
-		/* simpleperf carries the blob inside the record, at 12. */
-		if (rec->payload > 0 && size > 16 &&
-		    size >= 12 + rec->payload)
-			rec->payload = 0;
-	}
 	else if (type == PD_RECORD_AUXTRACE && size >= 16)
 		rec->payload = pd_get_u64(p + 8);
-	rd->pos += size;
 	rd->payload_left = rec->payload;
+	rd->payload_off = off;
+	rd->payload_type = type;
+	/*
+	 * A payload that fits the buffer is read before the record is
+	 * handed out, so a truncated one is reported at its record and
+	 * nothing of it is passed on; larger ones are streamed.
+	 */
+	if (rec->payload > 0 && rec->payload <= BUF_SIZE / 2) {
+		if ((r = ensure(rd, size + rec->payload)) < 0)
+			return -1;
+		if (r == 0) {
+			rd->payload_left = size + rec->payload -
+			    (rd->end - rd->pos);
+			return payload_short(rd);
+		}
+		rec->data = rd->buf + rd->pos;
+	}
+	rd->pos += size;
 	return 1;
 }
 
@@ -827,6 +1034,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 
 	if (skip_payload(rd) < 0)
 		return -1;
+	rd->pos += rd->skip_after;
+	rd->skip_after = 0;
 	for (;;) {
 		switch (rd->phase) {
 		case PH_ATTRS:
@@ -838,6 +1047,11 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 			continue;
 		case PH_FEATURES:
 			if ((r = next_feature(rd, rec)) != 0)
+				goto got;
+			rd->phase = PH_NAMES;
+			continue;
+		case PH_NAMES:
+			if ((r = next_name(rd, rec)) != 0)
 				goto got;
 			rd->phase = PH_TRACING;
 			continue;
@@ -859,7 +1073,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 					goto got;
 			}
 			r = next_data(rd, rec);
-			if (r > 0 && (rd->flags & PD_RD_DECOMPRESS) &&
+			if (r > 0 && ((rd->flags & PD_RD_DECOMPRESS) ||
+			    (rd->swapped && !(rd->flags & PD_RD_STORED))) &&
 			    (rec->type == PD_RECORD_COMPRESSED ||
 			    rec->type == PD_RECORD_COMPRESSED2)) {
 				if (rd->zdec == NULL &&
@@ -868,8 +1083,12 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 				    NULL)
 					return pd_err_io(&rd->err, ENOMEM,
 					    "zstd");
+				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
 				if (pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
 					return -1;
+				/* Its bytes stay put until zdec is drained. */
+				if (rd->flags & PD_RD_KEEP_COMPRESSED)
+					goto got;
 				continue;
 			}
 			if (r == 0) {

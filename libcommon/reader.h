@@ -24,6 +24,18 @@ struct pd_reader;
 
 /* pd_reader_open flags */
 #define PD_RD_DECOMPRESS	0x1	/* hand out COMPRESSED* contents */
+/*
+ * Foreign input always comes out decompressed (compressed bytes cannot
+ * be converted), unless this asks for COMPRESSED* records as stored,
+ * their contents still foreign (pdswap recompresses them itself).
+ */
+#define PD_RD_STORED		0x2
+/*
+ * With PD_RD_DECOMPRESS: hand out each COMPRESSED* record itself too,
+ * before the records it holds (those carry PD_REC_DECOMPRESSED), so a
+ * tool can both count the stream as stored and pass it on unchanged.
+ */
+#define PD_RD_KEEP_COMPRESSED	0x4
 
 /*
  * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
@@ -66,6 +78,13 @@ int	pd_reader_swapped(const struct pd_reader *);
  * description of the last one. The tool reports them.
  */
 unsigned	 pd_reader_dropped(const struct pd_reader *, const char **what);
+
+/*
+ * Foreign-order records that could be converted only in part (an
+ * unknown record type or feature, a SAMPLE of an unknown event): how
+ * many, and what the last one was. They are handed out as they were.
+ */
+unsigned	 pd_reader_inexact(const struct pd_reader *, const char **what);
 
 void	pd_reader_close(struct pd_reader *);
 

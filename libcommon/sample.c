@@ -193,7 +193,7 @@ pd_sample_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
 		s->regs_user_mask = a->sample_regs_user;
-		FIELD(PERF_SAMPLE_REGS_USER, "user regs",
+		FIELD(PERF_SAMPLE_REGS_USER, "regs_user",
 		    take_regs(&c, a->sample_regs_user, &s->regs_user_abi,
 		    &s->regs_user_nr, &s->regs_user));
 	}
@@ -222,7 +222,7 @@ pd_sample_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	    take64(&c, &s->transaction));
 	if (st & PERF_SAMPLE_REGS_INTR) {
 		s->regs_intr_mask = a->sample_regs_intr;
-		FIELD(PERF_SAMPLE_REGS_INTR, "intr regs",
+		FIELD(PERF_SAMPLE_REGS_INTR, "regs_intr",
 		    take_regs(&c, a->sample_regs_intr, &s->regs_intr_abi,
 		    &s->regs_intr_nr, &s->regs_intr));
 	}

@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Byte order conversion of records, field by field at each field's own
- * width (see pdswap). The reader uses it to turn foreign input native.
+ * width (see pdswap). The reader uses it to turn foreign input native,
+ * pdswap to turn native records foreign. One walker serves both
+ * directions: going in, counts are read after swapping; going out,
+ * before.
+ *
+ * What cannot be converted exactly (an unknown record type or feature,
+ * a SAMPLE whose event is unknown, bytes of an unknown layout) is left
+ * as it is (or, for a SAMPLE, swapped as u64s as perf does) and the call
+ * returns 1 with *why naming it, so that the caller can count and say
+ * so. Byte arrays (strings, RAW data, user stack bytes, AUX data, build
+ * ids, the tracing-data blob) are never touched: they are the writer's
+ * bytes, and the tracing blob says its own byte order.
  */
 #ifndef PD_SWAP_H
 #define PD_SWAP_H
@@ -18,15 +29,36 @@ void	pd_swap_header(unsigned char *p);
 
 /*
  * Turns a foreign-order record, whose header was already swapped, into
- * native order in place; sample layouts come from `el`. 0, or -1 (*why).
+ * native order in place; sample layouts come from `el` (native). Returns
+ * 0, 1 when part of it was left as it was (*why says what), or -1 (*why)
+ * when a count or the record size does not fit.
  */
 int	pd_swap_rec(const struct pd_evlist *el, unsigned char *p,
+	    const char **why);
+
+/*
+ * The other direction: a native record (header included, native) into
+ * the other byte order in place, header last. Same results; after a
+ * return of -1 the record is partly converted.
+ */
+int	pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
 	    const char **why);
 
 /* A foreign perf_event_attr of `len` bytes to native, in place; 0 or -1. */
 int	pd_swap_attr(unsigned char *p, size_t len);
 
-/* A foreign feature section body to native, in place; 0 or -1. */
+/*
+ * A foreign feature section body to native, in place: 0, 1 when part of
+ * it was left as it was, -1 when its counts do not fit `len`.
+ */
 int	pd_swap_feature(unsigned feat, unsigned char *p, size_t len);
+
+/*
+ * A native attr flags word (little-endian bit numbering, as struct
+ * pd_attr keeps it) as the given ABI lays it out, and back: big = 1
+ * means the allocation of a big-endian compiler. Exposed for tests.
+ */
+unsigned long long	pd_swap_attr_flags(unsigned long long v, int to_be);
+unsigned long long	pd_swap_branch_flags(unsigned long long v, int to_be);
 
 #endif /* PD_SWAP_H */

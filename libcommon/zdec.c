@@ -18,10 +18,15 @@ struct pd_zdec {
 	int			 swapped;
 	ZSTD_inBuffer		 in;
 	uint64_t		 in_off;	/* offset of the fed record */
+	uint32_t		 in_type;
+	int			 more;		/* zstd may hold more output */
+	size_t			 hint;		/* zstd's last return value */
+	uint64_t		 produced;	/* from the fed record */
+	uint64_t		 limit;
 	unsigned char		*out;
 	size_t			 pos, end;	/* undelivered out[pos, end) */
-	int			 full;	/* the last call filled out: zstd may
-					   hold more output of this input */
+	unsigned		 ninexact;	/* swapped only in part */
+	const char		*inexact;
 };
 
 struct pd_zdec *
@@ -35,9 +40,17 @@ pd_zdec_new(const struct pd_evlist *el, int swapped)
 		return NULL;
 	}
 	ZSTD_initDStream(z->ds);
+	z->limit = PD_ZDEC_LIMIT_MIN;
 	z->el = el;
 	z->swapped = swapped;
 	return z;
+}
+
+void
+pd_zdec_set_limit(struct pd_zdec *z, uint64_t mmap_len)
+{
+	z->limit = mmap_len < PD_ZDEC_LIMIT_MIN ? PD_ZDEC_LIMIT_MIN :
+	    mmap_len > PD_ZDEC_LIMIT_MAX ? PD_ZDEC_LIMIT_MAX : mmap_len;
 }
 
 void
@@ -74,6 +87,8 @@ pd_zdec_feed(struct pd_zdec *z, const struct pd_rec *rec, struct pd_err *err)
 	z->in.size = n;
 	z->in.pos = 0;
 	z->in_off = rec->offset;
+	z->in_type = rec->type;
+	z->produced = 0;
 	return 0;
 }
 
@@ -83,7 +98,7 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	ZSTD_outBuffer out;
 	unsigned char *p;
 	uint16_t size;
-	size_t r;
+	size_t r, in_pos;
 
 	for (;;) {
 		if (z->end - z->pos >= PD_REC_HDR_SIZE) {
@@ -99,7 +114,12 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 			if (z->swapped)		/* swapped again when whole */
 				pd_swap_header(p);
 		}
-		if (z->in.pos == z->in.size && !z->full)
+		/*
+		 * All input taken is not enough: when the last call filled
+		 * the buffer, zstd may still hold decoded bytes, which must
+		 * come out before any record that follows in the input.
+		 */
+		if (z->in.pos == z->in.size && !z->more)
 			return 0;
 		if (z->pos > 0) {
 			memmove(z->out, z->out + z->pos, z->end - z->pos);
@@ -109,19 +129,38 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 		out.dst = z->out;
 		out.size = OUT_SIZE;
 		out.pos = z->end;
+		in_pos = z->in.pos;
 		r = ZSTD_decompressStream(z->ds, &out, &z->in);
 		if (ZSTD_isError(r))
-			return pd_err_set(err, z->in_off, "corrupt zstd data: "
-			    "%s", ZSTD_getErrorName(r));
-		z->full = out.pos == out.size;
+			return pd_err_set(err, z->in_off, "%s: corrupt zstd "
+			    "data: %s", pd_rec_name(z->in_type),
+			    ZSTD_getErrorName(r));
+		z->more = out.pos == out.size;
+		/*
+		 * A call that moved nothing (the one that finds a full
+		 * buffer was all there was) would report the start of a
+		 * next frame instead of where the data ended.
+		 */
+		if (z->in.pos != in_pos || out.pos != z->end)
+			z->hint = r;
+		z->produced += out.pos - z->end;
 		z->end = out.pos;
+		if (z->produced > z->limit)
+			return pd_err_set(err, z->in_off, "%s record expands "
+			    "past %" PRIu64 " bytes (a zstd bomb?)",
+			    pd_rec_name(z->in_type), z->limit);
 	}
 	if (z->swapped) {
 		const char *why;
+		int sr;
 
-		if (pd_swap_rec(z->el, p, &why) < 0)
+		if ((sr = pd_swap_rec(z->el, p, &why)) < 0)
 			return pd_err_set(err, z->in_off, "inside compressed "
 			    "data: %s", why);
+		if (sr > 0) {
+			z->ninexact++;
+			z->inexact = why;
+		}
 	}
 	rec->offset = z->in_off;
 	rec->data = p;
@@ -135,14 +174,36 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	    rec->type == PD_RECORD_AUXTRACE)
 		return pd_err_set(err, z->in_off, "a record with out-of-band "
 		    "data inside compressed data");
+	if (rec->type == PD_RECORD_COMPRESSED ||
+	    rec->type == PD_RECORD_COMPRESSED2)
+		return pd_err_set(err, z->in_off, "a compressed record "
+		    "inside compressed data");
 	return 1;
 }
 
 int
 pd_zdec_end(struct pd_zdec *z, struct pd_err *err)
 {
+	/*
+	 * perf flushes after every push, so its data ends where zstd
+	 * expects the next block header: a hint of 3 bytes (the header),
+	 * or 0 when the frame was ended. Anything else is a block cut
+	 * short, whose records are lost.
+	 */
+	if (z->hint != 0 && z->hint != 3)
+		return pd_err_set(err, z->in_off, "compressed data ends "
+		    "inside a zstd block (%zu bytes missing)",
+		    z->hint > 3 ? z->hint - 3 : z->hint);
 	if (z->end > z->pos)
 		return pd_err_set(err, z->in_off, "compressed data ends in "
 		    "the middle of a record (%zu bytes left)", z->end - z->pos);
 	return 0;
+}
+
+unsigned
+pd_zdec_inexact(const struct pd_zdec *z, const char **what)
+{
+	if (what != NULL && z->inexact != NULL)
+		*what = z->inexact;
+	return z->ninexact;
 }

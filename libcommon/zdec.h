@@ -15,6 +15,18 @@ struct pd_zdec;
 
 /* A decoder; `el` is used to convert foreign-order records. NULL: ENOMEM. */
 struct pd_zdec	*pd_zdec_new(const struct pd_evlist *el, int swapped);
+
+/*
+ * How far one compressed record may expand: perf decompresses each into
+ * a buffer of the COMPRESSED feature's mmap_len, so real data never
+ * expands past it. The limit is mmap_len, but at least LIMIT_MIN (also
+ * the limit before the feature is seen) and at most LIMIT_MAX; past it
+ * pd_zdec_next() fails (a zstd bomb). Memory is bounded either way; this
+ * bounds the work.
+ */
+#define PD_ZDEC_LIMIT_MIN	(16ULL << 20)
+#define PD_ZDEC_LIMIT_MAX	(1ULL << 30)
+void		 pd_zdec_set_limit(struct pd_zdec *, uint64_t mmap_len);
 void		 pd_zdec_free(struct pd_zdec *);
 
 /*
@@ -32,5 +44,8 @@ int	pd_zdec_next(struct pd_zdec *, struct pd_rec *rec, struct pd_err *err);
 
 /* At end of input: -1 if a partial record is left over, else 0. */
 int	pd_zdec_end(struct pd_zdec *, struct pd_err *err);
+
+/* Records converted only in part (see swap.h), and the last reason. */
+unsigned	pd_zdec_inexact(const struct pd_zdec *, const char **what);
 
 #endif /* PD_ZDEC_H */

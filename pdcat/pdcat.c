@@ -18,9 +18,11 @@
 #include "libcommon/perf.h"
 #include "libcommon/reader.h"
 #include "libcommon/writer.h"
+#include "libcommon/zenc.h"
 
 static const char usage_line[] =
-    "usage: pdcat [-d] [-o file] [file ...]\n";
+    "usage: pdcat [-d | -z[level] | --compress2[=level]] [-o file] "
+    "[file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -33,6 +35,13 @@ usage(FILE *f, int status)
 		    "records, plain\n"
 		    "  -o, --output FILE write to FILE instead of standard "
 		    "output\n"
+		    "  -z, --compress[=LEVEL]\n"
+		    "                    compress kernel records as perf "
+		    "record -z does\n"
+		    "                    (zstd LEVEL 1-22, default 1)\n"
+		    "      --compress2[=LEVEL]\n"
+		    "                    the same as COMPRESSED2 records "
+		    "(perf 6.16+)\n"
 		    "  -h, --help        this help\n"
 		    "      --version     print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -162,10 +171,37 @@ is_compressed_feature(const struct pd_rec *rec)
 	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED;
 }
 
+/* A compression level: 1 to PD_ZENC_LEVEL_MAX. */
+static int
+parse_level(const char *s, int *level)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 1 ||
+	    v > PD_ZENC_LEVEL_MAX)
+		return -1;
+	*level = v;
+	return 0;
+}
+
+/* Writes out everything before an error, the pending chunk included. */
+static int
+flush_out(struct pd_writer *w, struct pd_zenc *z)
+{
+	if (z != NULL && pd_zenc_flush(z) < 0)
+		return -1;
+	return pd_writer_flush(w);
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "compress",	optional_argument,	NULL, 'z' },
+		{ "compress2",	optional_argument,	NULL, 'Z' },
 		{ "decompress",	no_argument,		NULL, 'd' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "output",	required_argument,	NULL, 'o' },
@@ -176,13 +212,16 @@ main(int argc, char **argv)
 	static char *stdin_only[] = { "-", NULL };
 	struct pd_output out;
 	struct pd_writer *w;
+	struct pd_zenc *z = NULL;
 	struct joiner j;
 	const char *outpath = NULL;
 	char **inputs;
 	int c, decompress = 0, ninputs, i, status = PD_EXIT_OK;
+	int level = 0, ztype = PD_RECORD_COMPRESSED;
 
 	pd_setprogname(argv[0]);
-	while ((c = getopt_long(argc, argv, "dho:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "dho:z::", longopts, NULL)) !=
+	    -1) {
 		switch (c) {
 		case 'd':
 			decompress = 1;
@@ -196,12 +235,27 @@ main(int argc, char **argv)
 		case 'V':
 			pd_print_version();
 			return PD_EXIT_OK;
+		case 'Z':
+			ztype = PD_RECORD_COMPRESSED2;
+			/* FALLTHROUGH */
+		case 'z':
+			level = PD_ZENC_LEVEL_DEFAULT;
+			if (optarg != NULL && parse_level(optarg, &level) < 0) {
+				pd_warnx("compression level '%s' is not 1 to "
+				    "%d", optarg, PD_ZENC_LEVEL_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			break;
 		default:
 			usage(stderr, PD_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	if (decompress && level > 0) {
+		pd_warnx("-d and -z exclude each other");
+		usage(stderr, PD_EXIT_USAGE);
+	}
 	inputs = argc > 0 ? argv : stdin_only;
 	ninputs = argc > 0 ? argc : 1;
 	/*
@@ -213,7 +267,8 @@ main(int argc, char **argv)
 
 	if (pd_output_open(&out, outpath) < 0)
 		return PD_EXIT_USAGE;
-	if ((w = pd_writer_new(out.fd)) == NULL) {
+	if ((w = pd_writer_new(out.fd)) == NULL ||
+	    (level > 0 && (z = pd_zenc_new(w, level, ztype)) == NULL)) {
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
@@ -231,7 +286,7 @@ main(int argc, char **argv)
 		int r;
 
 		rd = pd_reader_open(inputs[i],
-		    decompress ? PD_RD_DECOMPRESS : 0, &err);
+		    decompress || z != NULL ? PD_RD_DECOMPRESS : 0, &err);
 		if (rd == NULL) {
 			pd_print_err(&err);
 			status = PD_EXIT_DATA;
@@ -255,7 +310,7 @@ main(int argc, char **argv)
 
 					pd_err_set(&e, rec.offset, "%s", why);
 					e.input = pd_reader_name(rd);
-					if (pd_writer_flush(w) < 0)
+					if (flush_out(w, z) < 0)
 						goto write_failed;
 					pd_print_err(&e);
 					status = PD_EXIT_DATA;
@@ -268,10 +323,12 @@ main(int argc, char **argv)
 				}
 				rec.data = scratch;
 			}
-			if (pd_writer_rec(w, &rec) < 0)
+			if ((z != NULL ? pd_zenc_rec(z, &rec) :
+			    pd_writer_rec(w, &rec)) < 0)
 				goto write_failed;
 			while ((n = pd_reader_payload(rd, &p)) > 0)
-				if (pd_writer_put(w, p, n) < 0)
+				if ((z != NULL ? pd_zenc_plain(z, p, n) :
+				    pd_writer_put(w, p, n)) < 0)
 					goto write_failed;
 			if (n < 0) {
 				r = -1;
@@ -279,7 +336,7 @@ main(int argc, char **argv)
 			}
 		}
 		if (r < 0) {
-			if (pd_writer_flush(w) < 0)
+			if (flush_out(w, z) < 0)
 				goto write_failed;
 			pd_print_err(pd_reader_err(rd));
 			status = PD_EXIT_DATA;
@@ -290,7 +347,7 @@ main(int argc, char **argv)
 			    dropped, dropped > 1 ? "s" : "", what);
 		pd_reader_close(rd);
 	}
-	if (pd_writer_free(w) < 0) {
+	if (pd_zenc_free(z) < 0 || pd_writer_free(w) < 0) {
 		w = NULL;
 		goto write_failed;
 	}

@@ -4,7 +4,6 @@
  * compressed or not) with everything a tool does to each record: sample
  * and trailer parsing, id rewriting, header facts, payloads.
  */
-#define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdswap: convert a perf.data stream (pipe or file mode, either byte
+ * order) into a pipe-mode stream of the chosen byte order, field by
+ * field at each field's own width.
+ */
+#include <byteswap.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libcommon/msg.h"
+#include "libcommon/output.h"
+#include "libcommon/perf.h"
+#include "libcommon/reader.h"
+#include "libcommon/swap.h"
+#include "libcommon/writer.h"
+
+#include "zswap.h"
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BE	1
+#else
+#define HOST_BE	0
+#endif
+
+static const char usage_line[] =
+    "usage: pdswap [-t order] [-o file] [file]\n";
+
+static void
+usage(FILE *f, int status)
+{
+	fputs(usage_line, f);
+	if (f == stdout)
+		fputs("Convert a perf.data stream to a byte order, field by "
+		    "field.\n\n"
+		    "  -t, --to ORDER    native (default), big, little, or "
+		    "swap (the\n"
+		    "                    opposite of the input's)\n"
+		    "  -o, --output FILE write to FILE instead of standard "
+		    "output\n"
+		    "  -h, --help        this help\n"
+		    "      --version     print the version\n"
+		    "With no file, or when file is -, read standard input.\n",
+		    f);
+	exit(status);
+}
+
+enum order { TO_NATIVE, TO_BIG, TO_LITTLE, TO_SWAP };
+
+static int
+parse_order(const char *s, enum order *o)
+{
+	static const char *const names[] = { "native", "big", "little",
+	    "swap" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i]) == 0) {
+			*o = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* The zstd level perf record used, from the COMPRESSED feature. */
+static int
+comp_level(const struct pd_rec *rec, int level)
+{
+	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
+	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
+		return (int)pd_get_u32(rec->data + 16 + 8);
+	return level;
+}
+
+/* A zswap failure: a write error (empty message) or bad input. */
+static int
+zfail(struct pd_reader *rd, struct pd_err *e)
+{
+	if (e->msg[0] == '\0')
+		return -1;
+	e->input = pd_reader_name(rd);
+	pd_print_err(e);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "to",		required_argument,	NULL, 't' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static unsigned char scratch[PD_REC_MAX + 1];
+	unsigned char hdr[PD_PIPE_HDR_SIZE];
+	struct pd_output out;
+	struct pd_writer *w;
+	struct pd_reader *rd;
+	struct pd_err err;
+	struct pd_rec rec;
+	struct zswap *z = NULL;
+	enum order order = TO_NATIVE;
+	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
+	unsigned long long nleft = 0;
+	unsigned n;
+	int c, r, in_be, out_be, convert, rezip, level = 1;
+	int status = PD_EXIT_OK;
+
+	pd_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "ho:t:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout, PD_EXIT_OK);
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 't':
+			if (parse_order(optarg, &order) < 0) {
+				pd_warnx("-t %s: not one of native, big, "
+				    "little, swap", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			break;
+		case 'V':
+			pd_print_version();
+			return PD_EXIT_OK;
+		default:
+			usage(stderr, PD_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(stderr, PD_EXIT_USAGE);
+	if (argc == 1)
+		inpath = argv[0];
+
+	if ((rd = pd_reader_open(inpath, PD_RD_STORED, &err)) == NULL) {
+		pd_print_err(&err);
+		return PD_EXIT_DATA;
+	}
+	in_be = HOST_BE ^ pd_reader_swapped(rd);
+	switch (order) {
+	case TO_NATIVE:
+		out_be = HOST_BE;
+		break;
+	case TO_BIG:
+		out_be = 1;
+		break;
+	case TO_LITTLE:
+		out_be = 0;
+		break;
+	default:
+		out_be = !in_be;
+		break;
+	}
+	/*
+	 * The reader hands out native records; those are turned around
+	 * when the output is foreign. Compressed records keep their bytes
+	 * when the order does not change; otherwise their contents are
+	 * converted and compressed again the way perf did (zswap.c).
+	 */
+	convert = out_be != HOST_BE;
+	rezip = out_be != in_be;
+
+	if (pd_output_open(&out, outpath) < 0) {
+		pd_reader_close(rd);
+		return PD_EXIT_USAGE;
+	}
+	if ((w = pd_writer_new(out.fd)) == NULL) {
+		pd_warnx("out of memory");
+		return PD_EXIT_DATA;
+	}
+	pd_put_u64(hdr, convert ? bswap_64(PD_MAGIC2) : PD_MAGIC2);
+	pd_put_u64(hdr + 8, convert ? bswap_64(PD_PIPE_HDR_SIZE) :
+	    PD_PIPE_HDR_SIZE);
+	if (pd_writer_put(w, hdr, sizeof(hdr)) < 0)
+		goto write_failed;
+
+	while ((r = pd_reader_next(rd, &rec)) > 0) {
+		const unsigned char *p;
+		ssize_t len;
+
+		level = comp_level(&rec, level);
+		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
+		    rec.type == PD_RECORD_COMPRESSED2)) {
+			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
+			    !pd_reader_swapped(rd), level, w)) == NULL) {
+				pd_warnx("out of memory");
+				status = PD_EXIT_DATA;
+				break;
+			}
+			if (zswap_feed(z, &rec, &err) < 0) {
+				if (zfail(rd, &err) < 0)
+					goto write_failed;
+				status = PD_EXIT_DATA;
+				break;
+			}
+			continue;
+		}
+		if (convert) {
+			const char *why;
+			int s;
+
+			memcpy(scratch, rec.data, rec.size);
+			s = pd_swap_rec_out(pd_reader_evlist(rd), scratch,
+			    &why);
+			if (s < 0) {
+				struct pd_err e = *pd_reader_err(rd);
+
+				pd_err_set(&e, rec.offset, "%s: %s",
+				    pd_rec_name(rec.type) ?
+				    pd_rec_name(rec.type) : "record", why);
+				e.input = pd_reader_name(rd);
+				if (pd_writer_flush(w) < 0)
+					goto write_failed;
+				pd_print_err(&e);
+				status = PD_EXIT_DATA;
+				break;
+			}
+			if (s > 0) {
+				nleft++;
+				left_why = why;
+			}
+			rec.data = scratch;
+		}
+		/*
+		 * A plain record ends a push of compressed ones; it waits
+		 * while a record of that push is still incomplete.
+		 */
+		if (z != NULL && (zswap_flush(z, rec.payload > 0, &err) < 0 ||
+		    (zswap_pending(z) &&
+		    zswap_hold(z, rec.data, rec.size, &err) < 0))) {
+			if (zfail(rd, &err) < 0)
+				goto write_failed;
+			status = PD_EXIT_DATA;
+			break;
+		}
+		if (z != NULL && zswap_pending(z))
+			continue;
+		if (pd_writer_rec(w, &rec) < 0)
+			goto write_failed;
+		/* tracing data says its own order; AUXTRACE data is the
+		 * hardware's: both go as they are */
+		while ((len = pd_reader_payload(rd, &p)) > 0)
+			if (pd_writer_put(w, p, len) < 0)
+				goto write_failed;
+		if (len < 0) {
+			r = -1;
+			break;
+		}
+	}
+	if (r == 0 && z != NULL && status == PD_EXIT_OK) {
+		if (zswap_flush(z, 1, &err) < 0) {
+			if (zfail(rd, &err) < 0)
+				goto write_failed;
+			status = PD_EXIT_DATA;
+		} else if (zswap_pending(z)) {
+			err = *pd_reader_err(rd);
+			pd_err_set(&err, rec.offset, "compressed data ends in "
+			    "the middle of a record");
+			zfail(rd, &err);
+			status = PD_EXIT_DATA;
+		}
+	}
+	if (r < 0) {
+		if (pd_writer_flush(w) < 0)
+			goto write_failed;
+		pd_print_err(pd_reader_err(rd));
+		status = PD_EXIT_DATA;
+	}
+	if (z != NULL && (n = zswap_inexact(z, &what)) > 0) {
+		nleft += n;
+		left_why = what;
+	}
+	zswap_free(z);
+	if ((n = pd_reader_inexact(rd, &what)) > 0) {
+		nleft += n;
+		left_why = what;
+	}
+	if (nleft > 0)
+		pd_warnx("%s: %llu record%s converted only in part, the "
+		    "rest left as it was (last: %s)", pd_reader_name(rd),
+		    nleft, nleft > 1 ? "s" : "", left_why);
+	if ((n = pd_reader_dropped(rd, &what)) > 0)
+		pd_warnx("%s: left out %u section%s that a stream cannot "
+		    "carry (last: %s)", pd_reader_name(rd), n, n > 1 ? "s" : "",
+		    what);
+	pd_reader_close(rd);
+	if (pd_writer_free(w) < 0)
+		goto write_failed;
+	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
+		return PD_EXIT_DATA;
+	return status;
+
+write_failed:
+	pd_output_abort(&out);
+	pd_die_write(out.name);
+}

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# -p: the stream comes out byte for byte; the summary goes to stderr.
+. "$PD_TOP/tests/cli/lib.sh"
+. "$PD_TOP/tests/cli/pdstat/fixture.sub"
+
+fixture > in.data
+pdstat -p < in.data > out.data 2> sum.txt || fail "exit $?: $(cat sum.txt)"
+cmp in.data out.data || fail "-p changed the stream"
+grep -q 'TOTAL *13 ' sum.txt || fail "no summary on stderr: $(cat sum.txt)"
+# Not a terminal: no status line, nothing before the summary.
+head -n 1 sum.txt | grep -qx '<stdin>: pipe stream, 596 bytes' ||
+	fail "stderr does not start with the summary"
+pdstat --pass --json in.data > out2.data 2> sum.json || fail "--pass --json"
+cmp in.data out2.data || fail "--pass FILE changed the stream"
+grep -q '"total": {"count": 13, "bytes": 580}' sum.json || fail "json on stderr"
+# Composes: what comes out reads the same.
+pdstat -p < in.data 2>/dev/null | pdstat > again.txt || fail "pipeline"
+pdstat in.data > once.txt
+sed 1d again.txt > a; sed 1d once.txt > b
+cmp a b || fail "summary of the passed stream differs"
+# One stream only.
+pdstat -p in.data in.data > /dev/null 2> err.txt
+[ $? -eq 2 ] || fail "-p with two inputs: not a usage error"
+grep -q 'at most one' err.txt || fail "-p with two inputs: $(cat err.txt)"
+exit 0

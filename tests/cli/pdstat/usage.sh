@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: MIT
+# Options: help, version, bad options.
+. "$PD_TOP/tests/cli/lib.sh"
+
+pdstat -h > out.txt || fail "-h: exit $?"
+grep -q '^usage: pdstat \[--json\] \[-p\] \[file \.\.\.\]$' out.txt || fail "-h: usage"
+grep -q -- '--pass' out.txt || fail "-h: options"
+pdstat --help | cmp - out.txt || fail "--help differs from -h"
+pdstat --version | grep -q '^pdstat (pdtools) ' || fail "--version"
+pdstat -x < /dev/null > out.txt 2> err.txt
+[ $? -eq 2 ] || fail "-x: not exit 2"
+grep -q '^usage: pdstat' err.txt || fail "-x: no usage line on stderr"
+[ -s out.txt ] && fail "-x: wrote to stdout"
+exit 0

@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mkpipe: small synthetic perf.data streams for the tests, by case name,
+ * on standard output. Everything is built field by field in the chosen
+ * byte order, so a big-endian writer is one flag away. Run it without
+ * arguments for the list of cases.
+ *
+ * The good stream ("ok") is one software event (cpu-clock) with
+ * IP|TID|TIME|ID|CPU|PERIOD samples and sample_id_all, two sample ids, a
+ * COMM, an MMAP, three SAMPLEs and a FINISHED_ROUND: enough for
+ * perf script to print three lines. The bad cases are that stream (or a
+ * prefix of it) with one fault; stderr says at which offset, so the tests
+ * need not hard-code layouts: "mkpipe -o CASE" prints the fault offset.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAXBUF	(1 << 20)
+
+static unsigned char buf[MAXBUF];
+static size_t len;
+static int be;			/* write as a big-endian machine would */
+static size_t fault = (size_t)-1;	/* offset of the bad record */
+
+static void
+put(uint64_t v, int n)
+{
+	int i;
+
+	if (len + n > MAXBUF)
+		abort();
+	for (i = 0; i < n; i++)
+		buf[len + i] = v >> 8 * (be ? n - 1 - i : i);
+	len += n;
+}
+
+static void p16(uint64_t v) { put(v, 2); }
+static void p32(uint64_t v) { put(v, 4); }
+static void p64(uint64_t v) { put(v, 8); }
+
+static void
+pbytes(const void *p, size_t n)
+{
+	if (len + n > MAXBUF)
+		abort();
+	memcpy(buf + len, p, n);
+	len += n;
+}
+
+static void
+pzero(size_t n)
+{
+	if (len + n > MAXBUF)
+		abort();
+	memset(buf + len, 0, n);
+	len += n;
+}
+
+/* A NUL-terminated string padded with zeros to a multiple of `align`. */
+static void
+pstr(const char *s, size_t align)
+{
+	size_t n = strlen(s) + 1;
+
+	pbytes(s, n);
+	pzero((align - n % align) % align);
+}
+
+static void
+set(size_t at, uint64_t v, int n)
+{
+	size_t save = len;
+
+	len = at;
+	put(v, n);
+	len = save;
+}
+
+static size_t
+rec_begin(uint32_t type, uint16_t misc)
+{
+	size_t at = len;
+
+	p32(type);
+	p16(misc);
+	p16(0);
+	return at;
+}
+
+static void
+rec_end(size_t at)
+{
+	set(at + 6, len - at, 2);
+}
+
+/* Sample layout of the standard event. */
+#define ST_IP		(1ULL << 0)
+#define ST_TID		(1ULL << 1)
+#define ST_TIME		(1ULL << 2)
+#define ST_ADDR		(1ULL << 3)
+#define ST_READ		(1ULL << 4)
+#define ST_CALLCHAIN	(1ULL << 5)
+#define ST_ID		(1ULL << 6)
+#define ST_CPU		(1ULL << 7)
+#define ST_PERIOD	(1ULL << 8)
+#define ST_RAW		(1ULL << 10)
+#define ST_BRANCH	(1ULL << 11)
+#define ST_REGS_USER	(1ULL << 12)
+#define ST_STACK_USER	(1ULL << 13)
+#define ST_IDENTIFIER	(1ULL << 16)
+
+#define RF_ID		(1ULL << 2)
+#define RF_GROUP	(1ULL << 3)
+
+#define BR_HW_INDEX	(1ULL << 17)
+
+/* attr.flags bits, little-endian numbering */
+#define FL_DISABLED	(1ULL << 0)
+#define FL_SAMPLE_ID_ALL (1ULL << 18)
+
+#define STD_TYPE	(ST_IP | ST_TID | ST_TIME | ST_ID | ST_CPU | ST_PERIOD)
+
+struct attr {
+	uint32_t	type;
+	uint32_t	size;
+	uint64_t	config;
+	uint64_t	sample_type;
+	uint64_t	read_format;
+	uint64_t	flags;
+	uint64_t	branch_sample_type;
+	uint64_t	regs_user;
+	uint32_t	stack_user;
+};
+
+/* A big-endian compiler allocates bitfields from the most significant bit. */
+static uint64_t
+flags_word(uint64_t le)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (!be)
+		return le;
+	for (i = 0; i < 64; i++)
+		if (le >> i & 1)
+			v |= 1ULL << (63 - i);
+	return v;
+}
+
+/* The 128-byte perf_event_attr (VER7, as perf 6.1 writes it). */
+static void
+pattr(const struct attr *a)
+{
+	size_t at = len;
+
+	p32(a->type);
+	p32(a->size);
+	p64(a->config);
+	p64(1000);			/* sample_period */
+	p64(a->sample_type);
+	p64(a->read_format);
+	p64(flags_word(a->flags));
+	p32(0);				/* wakeup_events */
+	p32(0);				/* bp_type */
+	p64(0);				/* config1 */
+	p64(0);				/* config2 */
+	p64(a->branch_sample_type);
+	p64(a->regs_user);
+	p32(a->stack_user);
+	p32(0);				/* clockid */
+	pzero(at + (a->size ? a->size : 64) - len);
+}
+
+static const struct attr std_attr = {
+	.type = 1, .size = 128, .config = 0, .sample_type = STD_TYPE,
+	.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+};
+
+static void
+header(void)
+{
+	pbytes(be ? "2ELIFREP" : "PERFILE2", 8);
+	p64(16);
+}
+
+static void
+attr_rec(const struct attr *a, const uint64_t *ids, int nids)
+{
+	size_t at = rec_begin(64, 0);
+	int i;
+
+	pattr(a);
+	for (i = 0; i < nids; i++)
+		p64(ids[i]);
+	rec_end(at);
+}
+
+/* The sample_id_all trailer of the standard event: tid, time, id, cpu. */
+static void
+trailer(uint64_t time, uint64_t id)
+{
+	p32(42);
+	p32(42);
+	p64(time);
+	p64(id);
+	p32(0);
+	p32(0);
+}
+
+static void
+comm_rec(void)
+{
+	size_t at = rec_begin(3, 0);
+
+	p32(42);
+	p32(42);
+	pstr("mkpipe", 8);
+	trailer(1000, 11);
+	rec_end(at);
+}
+
+static void
+mmap_rec(void)
+{
+	size_t at = rec_begin(1, 2);	/* PERF_RECORD_MISC_USER */
+
+	p32(42);
+	p32(42);
+	p64(0x400000);
+	p64(0x1000);
+	p64(0);
+	pstr("/bin/mkpipe", 8);
+	trailer(1001, 11);
+	rec_end(at);
+}
+
+static void
+sample_rec(int i)
+{
+	size_t at = rec_begin(9, 2);
+
+	p64(0x400100 + 16 * i);		/* ip */
+	p32(42);
+	p32(42);
+	p64(2000 + i);			/* time */
+	p64(i % 2 ? 12 : 11);		/* id */
+	p32(0);				/* cpu */
+	p32(0);
+	p64(1);				/* period */
+	rec_end(at);
+}
+
+static void
+finished_round(void)
+{
+	rec_end(rec_begin(68, 0));
+}
+
+static const uint64_t std_ids[] = { 11, 12 };
+
+/* The good stream without its tail records. */
+static void
+ok_head(void)
+{
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	comm_rec();
+	mmap_rec();
+}
+
+static void
+ok(void)
+{
+	int i;
+
+	ok_head();
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
+/* A HEADER_FEATURE record: HOSTNAME, 84 bytes (not a multiple of 8). */
+static void
+hostname_feature(void)
+{
+	size_t at = rec_begin(80, 0);
+
+	p64(3);
+	p32(64);
+	pstr("mkpipe-host", 64);
+	rec_end(at);
+}
+
+/*
+ * Samples with every variable-length field, for the sample parser: the
+ * event has IDENTIFIER|IP|TID|TIME|READ|CALLCHAIN|RAW|BRANCH_STACK|
+ * REGS_USER|STACK_USER, a group read with ids, branch hw_idx and three
+ * user registers. `bad` names the field to make run past the record.
+ */
+static void
+sample_full(const char *bad)
+{
+	static const struct attr a = {
+		.type = 1, .size = 128, .config = 0,
+		.sample_type = ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME |
+		    ST_READ | ST_CALLCHAIN | ST_RAW | ST_BRANCH |
+		    ST_REGS_USER | ST_STACK_USER,
+		.read_format = RF_GROUP | RF_ID,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+		.branch_sample_type = BR_HW_INDEX, .regs_user = 0x7,
+		.stack_user = 16,
+	};
+	static const uint64_t ids[] = { 21 };
+	size_t at;
+	int i;
+
+	header();
+	attr_rec(&a, ids, 1);
+	at = len;
+	fault = at;
+	at = rec_begin(9, 2);
+	p64(21);			/* identifier */
+	p64(0x400100);			/* ip */
+	p32(42);
+	p32(42);
+	p64(3000);			/* time */
+	/* read: nr, then {value, id} per member */
+	p64(strcmp(bad, "read") == 0 ? 1000 : 1);
+	p64(7);
+	p64(21);
+	/* callchain */
+	p64(strcmp(bad, "callchain") == 0 ? 1000 : 2);
+	p64(0x400100);
+	p64(0x400200);
+	/* raw: u32 size, data; 4 + size is a multiple of 8 */
+	p32(strcmp(bad, "raw") == 0 ? 4000 : 4);
+	p32(0xabcdef);
+	/* branch stack: nr, hw_idx, {from, to, flags} */
+	p64(strcmp(bad, "branch") == 0 ? 1000 : 1);
+	p64(0);
+	p64(0x400100);
+	p64(0x400200);
+	p64(0);
+	/* user regs: abi 2 (64-bit), popcount(0x7) = 3 registers */
+	p64(2);
+	if (strcmp(bad, "regs") == 0) {
+		p64(1);
+		rec_end(at);
+		return;
+	}
+	for (i = 0; i < 3; i++)
+		p64(100 + i);
+	/* user stack: size, data, dyn_size */
+	if (strcmp(bad, "stack") == 0) {
+		p64(4096);
+		pzero(16);
+		rec_end(at);
+		return;
+	}
+	p64(16);
+	pzero(16);
+	if (strcmp(bad, "stack-dyn") == 0) {
+		rec_end(at);		/* no dyn_size */
+		return;
+	}
+	p64(strcmp(bad, "stack-dyn-big") == 0 ? 17 : 16);
+	rec_end(at);
+	if (*bad == '\0')
+		fault = (size_t)-1;
+}
+
+/*
+ * A small file-mode perf.data: the standard event (ids in the file's id
+ * array), the good stream's records in the data section, and two
+ * features, HOSTNAME and EVENT_DESC (naming the event "mkpipe-clock").
+ * `past_end` makes a section run past the end of the file: 1 the data,
+ * 2 the attrs, 3 the second feature, 4 the first attr's ids.
+ */
+static void
+file_mode(int past_end)
+{
+	/*
+	 * A raw event: perf's pipe reader names it "raw 0x1234" before it
+	 * sees EVENT_DESC, so only an EVENT_UPDATE can carry the name.
+	 */
+	static const struct attr raw_attr = {
+		.type = 4, .size = 128, .config = 0x1234,
+		.sample_type = STD_TYPE,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	size_t ids_at, attrs_at, data_at, data_end, tab_at, f1, f2, f2_end;
+	int i;
+
+	pbytes(be ? "2ELIFREP" : "PERFILE2", 8);
+	p64(104);
+	p64(128 + 16);			/* attr_size */
+	pzero(104 - len);		/* sections and bitmap, set below */
+	ids_at = len;
+	p64(11);
+	p64(12);
+	attrs_at = len;
+	pattr(&raw_attr);
+	p64(ids_at);
+	p64(16);
+	data_at = len;
+	comm_rec();
+	mmap_rec();
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+	data_end = len;
+	tab_at = len;
+	pzero(2 * 16);
+	f1 = len;
+	p32(64);
+	pstr("mkpipe-host", 64);
+	f2 = len;
+	p32(1);				/* nr events */
+	p32(128);			/* attr size */
+	pattr(&raw_attr);
+	p32(2);				/* nr ids */
+	p32(64);
+	pstr("mkpipe-clock", 64);
+	p64(11);
+	p64(12);
+	f2_end = len;
+	set(24, attrs_at, 8);
+	set(32, 144 * (past_end == 2 ? 8 : 1), 8);
+	set(40, data_at, 8);
+	set(48, (data_end - data_at) + (past_end == 1 ? 4096 : 0), 8);
+	/* feature bitmap: HOSTNAME (3), EVENT_DESC (12), in word 0 */
+	set(72, (1ULL << 3) | (1ULL << 12), 8);
+	set(tab_at, f1, 8);
+	set(tab_at + 8, f2 - f1, 8);
+	set(tab_at + 16, f2, 8);
+	set(tab_at + 24, f2_end - f2 + (past_end == 3 ? 1 : 0), 8);
+	if (past_end == 4)
+		set(attrs_at + 128 + 8, 4096 * 8, 8);
+	/* where the reader finds the fault: the field that points past */
+	if (past_end == 1)
+		fault = 40;
+	else if (past_end == 2)
+		fault = 24;
+	else if (past_end == 3)
+		fault = tab_at + 16;
+	else if (past_end == 4)
+		fault = attrs_at + 128;
+}
+
+static const char *const cases[] = {
+	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
+	"size-lt-8", "size-not-8-aligned", "truncated-last",
+	"truncated-header", "trailing-garbage", "unknown-type", "auxtrace",
+	"tracing-data", "attr-size-big", "attr-size-0", "attr-size-odd",
+	"too-many-ids", "auxtrace-past-end", "tracing-data-past-end",
+	"sample-full", "sample-callchain", "sample-branch", "sample-raw",
+	"sample-regs", "sample-stack", "sample-stack-dyn",
+	"sample-stack-dyn-big", "sample-read", "file-mode",
+	"file-section-past-end", "file-attrs-past-end",
+	"file-feature-past-end", "file-ids-past-end", NULL
+};
+
+static void
+usage(void)
+{
+	int i;
+
+	fputs("usage: mkpipe [-o] case [arg]\n"
+	    "  -o  print the offset of the faulty record (hex) instead\n"
+	    "cases:", stderr);
+	for (i = 0; cases[i] != NULL; i++)
+		fprintf(stderr, " %s", cases[i]);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *c;
+	int show_off = 0, i;
+	size_t at;
+
+	if (argc > 1 && strcmp(argv[1], "-o") == 0) {
+		show_off = 1;
+		argc--;
+		argv++;
+	}
+	if (argc < 2)
+		usage();
+	c = argv[1];
+	if (strcmp(c, "ok") == 0) {
+		ok();
+	} else if (strcmp(c, "ok-be") == 0) {
+		be = 1;
+		ok();
+	} else if (strcmp(c, "empty") == 0) {
+		fault = 0;
+	} else if (strcmp(c, "short") == 0) {
+		size_t n = argc > 2 ? strtoul(argv[2], NULL, 10) : 8;
+
+		header();
+		if (n < 1 || n > 15)
+			usage();
+		len = n;
+		fault = 0;
+	} else if (strcmp(c, "bad-magic") == 0) {
+		ok();
+		memcpy(buf, "PERFILE3", 8);
+		fault = 0;
+	} else if (strcmp(c, "hdr-size") == 0) {
+		ok();
+		set(8, 24, 8);
+		fault = 8;
+	} else if (strcmp(c, "size-lt-8") == 0) {
+		ok_head();
+		fault = at = rec_begin(9, 0);
+		set(at + 6, 4, 2);
+		sample_rec(0);
+	} else if (strcmp(c, "size-not-8-aligned") == 0) {
+		/* FEATURE records are 84 bytes: everything after is unaligned */
+		header();
+		attr_rec(&std_attr, std_ids, 2);
+		hostname_feature();
+		comm_rec();
+		mmap_rec();
+		for (i = 0; i < 3; i++)
+			sample_rec(i);
+		finished_round();
+	} else if (strcmp(c, "truncated-last") == 0) {
+		ok_head();
+		sample_rec(0);
+		fault = len;
+		sample_rec(1);
+		len -= 5;
+	} else if (strcmp(c, "truncated-header") == 0) {
+		ok();
+		fault = len;
+		p16(9);
+		put(0, 1);
+	} else if (strcmp(c, "trailing-garbage") == 0) {
+		static const char text[] = "[ perf record: Woken up 1 times "
+		    "to write data ]\n[ perf record: Captured and wrote 0.031 "
+		    "MB (null) (7 samples) ]\n";
+
+		ok();
+		fault = len;
+		pbytes(text, sizeof(text) - 1);
+	} else if (strcmp(c, "unknown-type") == 0) {
+		ok_head();
+		sample_rec(0);
+		at = rec_begin(200, 0);	/* type nobody knows, 24 bytes */
+		p64(0xdeadbeef);
+		p64(0);
+		rec_end(at);
+		at = rec_begin(32769, 0); /* simpleperf private, 12 bytes */
+		p32(7);
+		rec_end(at);
+		sample_rec(1);
+		finished_round();
+	} else if (strcmp(c, "auxtrace") == 0 ||
+	    strcmp(c, "auxtrace-past-end") == 0) {
+		ok_head();
+		sample_rec(0);
+		fault = at = rec_begin(71, 0);
+		p64(24);			/* size of the payload */
+		p64(0);				/* offset */
+		p64(0x1234);			/* reference */
+		p32(0);				/* idx */
+		p32(42);			/* tid */
+		p32(0);				/* cpu */
+		p32(0);
+		rec_end(at);
+		/* a payload that would read as a record of size 0 */
+		p32(9);
+		p16(0);
+		p16(0);
+		p64(0xaaaaaaaaaaaaaaaaULL);
+		p64(0x5555555555555555ULL);
+		if (c[8] != '\0') {
+			len -= 8;
+		} else {
+			sample_rec(1);
+			finished_round();
+		}
+	} else if (strcmp(c, "tracing-data") == 0 ||
+	    strcmp(c, "tracing-data-past-end") == 0) {
+		static const char blob[] = "\027\bDtracing0.6";
+
+		ok_head();
+		fault = at = rec_begin(66, 0);
+		p32(24);			/* blob + pad */
+		p32(0);
+		rec_end(at);
+		pbytes(blob, sizeof(blob));	/* 14 bytes with the NUL */
+		pzero(24 - sizeof(blob));
+		if (c[12] != '\0') {
+			len -= 10;
+		} else {
+			sample_rec(0);
+			finished_round();
+		}
+	} else if (strcmp(c, "attr-size-big") == 0 ||
+	    strcmp(c, "attr-size-0") == 0 ||
+	    strcmp(c, "attr-size-odd") == 0) {
+		header();
+		fault = len;
+		attr_rec(&std_attr, std_ids, 2);
+		set(fault + 8 + 4, c[10] == 'b' ? 200 : c[10] == '0' ? 0 : 124,
+		    4);
+		comm_rec();
+	} else if (strcmp(c, "too-many-ids") == 0) {
+		ok_head();
+		fault = at = rec_begin(69, 0);	/* ID_INDEX */
+		p64(3);				/* nr, but room for 2 */
+		for (i = 0; i < 2; i++) {
+			p64(11 + i);		/* id */
+			p64(0);			/* idx */
+			p64(i);			/* cpu */
+			p64(42);		/* tid */
+		}
+		rec_end(at);
+		sample_rec(0);
+	} else if (strncmp(c, "sample-", 7) == 0) {
+		if (strcmp(c + 7, "full") == 0)
+			sample_full("");
+		else
+			sample_full(c + 7);
+	} else if (strcmp(c, "file-mode") == 0) {
+		file_mode(0);
+	} else if (strcmp(c, "file-section-past-end") == 0) {
+		file_mode(1);
+	} else if (strcmp(c, "file-attrs-past-end") == 0) {
+		file_mode(2);
+	} else if (strcmp(c, "file-feature-past-end") == 0) {
+		file_mode(3);
+	} else if (strcmp(c, "file-ids-past-end") == 0) {
+		file_mode(4);
+	} else {
+		usage();
+	}
+	if (show_off) {
+		if (fault == (size_t)-1)
+			return 1;
+		printf("0x%zx\n", fault);
+		return 0;
+	}
+	for (at = 0; at < len; ) {
+		ssize_t n = write(STDOUT_FILENO, buf + at, len - at);
+
+		if (n <= 0) {
+			perror("mkpipe: write");
+			return 1;
+		}
+		at += n;
+	}
+	return 0;
+}
