@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/events.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 
@@ -84,36 +85,16 @@ pd_attr_parse(struct pd_attr *a, const void *vp, size_t len, const char **why)
 	return 0;
 }
 
-static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses",
-	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-	"stalled-cycles-backend", "ref-cycles",
-};
-
-static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
-};
-
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
-
 void
 pd_attr_default_name(const struct pd_attr *a, char *buf, size_t len)
 {
+	const char *name = pd_event_name(a->type, a->config);
+
+	if (name != NULL) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
 	switch (a->type) {
-	case PERF_TYPE_HARDWARE:
-		if (a->config < NELEM(hw_names)) {
-			snprintf(buf, len, "%s", hw_names[a->config]);
-			return;
-		}
-		break;
-	case PERF_TYPE_SOFTWARE:
-		if (a->config < NELEM(sw_names)) {
-			snprintf(buf, len, "%s", sw_names[a->config]);
-			return;
-		}
-		break;
 	case PERF_TYPE_TRACEPOINT:
 		snprintf(buf, len, "tracepoint:%" PRIu64, a->config);
 		return;

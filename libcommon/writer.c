@@ -13,6 +13,8 @@
 
 struct pd_writer {
 	int			 fd;
+	int			(*sink)(void *, const void *, size_t);
+	void			*ctx;
 	int			 failed;	/* errno of a failed write */
 	size_t			 len;
 	unsigned long long	 offset;
@@ -32,11 +34,30 @@ pd_writer_new(int fd)
 	return w;
 }
 
+struct pd_writer *
+pd_writer_new_sink(int (*sink)(void *, const void *, size_t), void *ctx)
+{
+	struct pd_writer *w = pd_writer_new(-1);
+
+	if (w != NULL) {
+		w->sink = sink;
+		w->ctx = ctx;
+	}
+	return w;
+}
+
 static int
 write_all(struct pd_writer *w, const unsigned char *p, size_t n)
 {
 	ssize_t r;
 
+	if (w->sink != NULL) {
+		if (w->sink(w->ctx, p, n) < 0) {
+			w->failed = errno;
+			return -1;
+		}
+		return 0;
+	}
 	while (n > 0) {
 		r = write(w->fd, p, n);
 		if (r < 0 && errno == EINTR)

@@ -15,6 +15,14 @@ struct pd_writer;
 /* A writer on fd (not closed by the writer). NULL: out of memory. */
 struct pd_writer	*pd_writer_new(int fd);
 
+/*
+ * A writer that hands its buffered bytes to sink(ctx, p, n) instead of
+ * an fd (pdrecord: into its queue). sink returns 0, or -1 with errno.
+ * NULL: out of memory.
+ */
+struct pd_writer	*pd_writer_new_sink(int (*sink)(void *ctx, const void *p,
+			    size_t n), void *ctx);
+
 /* The 16-byte pipe header, in native byte order. 0 or -1. */
 int	pd_writer_header(struct pd_writer *);
 

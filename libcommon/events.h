@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event names: perf's names for the generic hardware and software events
+ * (one table, used both to name events in a stream and to parse -e), and
+ * the parser for perf record's event lists ("cycles:u", "sched:sched_switch",
+ * "r1a8", "{cpu-clock,task-clock}:S").
+ */
+#ifndef PD_EVENTS_H
+#define PD_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* perf's name for a hardware/software event, e.g. "cycles"; or NULL. */
+const char	*pd_event_name(uint32_t type, uint64_t config);
+
+/*
+ * The type and config of a generic event name or alias ("cs",
+ * "cpu-cycles"). 0, or -1 when the name is not one of them.
+ */
+int	pd_event_lookup(const char *name, uint32_t *type, uint64_t *config);
+
+/* One event of a parsed list. */
+struct pd_event {
+	char		 name[160];	/* as perf names it: "cycles:u" */
+	uint32_t	 type;
+	uint64_t	 config;
+	char		 tp_sys[64];	/* tracepoints: system and name */
+	char		 tp_name[96];
+	unsigned	 exclude_user:1;
+	unsigned	 exclude_kernel:1;
+	unsigned	 leader_sample:1;	/* group :S: only the leader samples */
+	int		 leader;	/* index of the group leader (self if none) */
+	int		 nr_members;	/* group size, on the leader; 1 if none */
+};
+
+/*
+ * Parses a comma-separated event list into *evs (appending; *n counts).
+ * Tracepoint ids are not resolved here (see pd_tracepoint_id). Returns 0,
+ * or -1 with a reason in why[len] (bad syntax, unknown name, no memory).
+ */
+int	pd_events_parse(const char *list, struct pd_event **evs, size_t *n,
+	    char *why, size_t len);
+
+/*
+ * The id of tracepoint sys:name under the tracefs mount `tracefs`, read
+ * from events/<sys>/<name>/id. The id, or -1 with errno set.
+ */
+long long	pd_tracepoint_id(const char *tracefs, const char *sys,
+		    const char *name);
+
+#endif /* PD_EVENTS_H */

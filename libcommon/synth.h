@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building records a recorder writes before, between and after the
+ * kernel's: HEADER_ATTR, HEADER_FEATURE (host facts read from uname,
+ * /proc and /sys), HEADER_TRACING_DATA with its blob (from tracefs),
+ * COMM/FORK/MMAP2 for threads that already exist (from /proc), the
+ * kernel's MMAP, FINISHED_INIT/ROUND and HEADER_BUILD_ID (build ids read
+ * with libelf). Records are appended to a growable buffer in native
+ * byte order, each padded to 8 bytes except FEATURE bodies, which are
+ * byte-identical to perf's.
+ */
+#ifndef PD_SYNTH_H
+#define PD_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct perf_event_attr;
+
+/* A growable byte buffer. Start zeroed; pd_buf_free() releases it. */
+struct pd_buf {
+	unsigned char	*p;
+	size_t		 len;
+	size_t		 cap;
+};
+
+/* Appends n bytes (p NULL: n zero bytes). 0 or -1 (no memory). */
+int	pd_buf_put(struct pd_buf *, const void *p, size_t n);
+void	pd_buf_free(struct pd_buf *);
+
+/* HEADER_ATTR: the attr (attr->size bytes) and its sample ids. 0/-1. */
+int	pd_synth_attr(struct pd_buf *, const struct perf_event_attr *attr,
+	    const uint64_t *ids, size_t nids);
+
+/* An event as EVENT_DESC describes it. */
+struct pd_synth_event {
+	const struct perf_event_attr	*attr;
+	const char			*name;
+	const uint64_t			*ids;
+	size_t				 nids;
+};
+
+/*
+ * The FEATURE records perf 6.1 writes that describe the host and the
+ * run: hostname, osrelease, version, arch, nrcpus, cpudesc, cpuid,
+ * total_mem, cmdline (argv, with argv[0] replaced by this program's
+ * path), event_desc; in increasing id order. Facts the host cannot tell
+ * (cpuid off x86) are left out. No end marker (see FORMAT.md B.3.4).
+ * 0, or -1 (no memory).
+ */
+int	pd_synth_features(struct pd_buf *, int argc, char **argv,
+	    const struct pd_synth_event *evs, size_t nevs);
+
+/* One FEATURE record with an arbitrary body. 0 or -1. */
+int	pd_synth_feature(struct pd_buf *, unsigned feat, const void *body,
+	    size_t len);
+
+/* A tracepoint whose format goes into the tracing data. */
+struct pd_synth_tp {
+	const char	*sys;
+	const char	*name;
+};
+
+/*
+ * HEADER_TRACING_DATA and its blob (version 0.6, FORMAT.md B.7): header
+ * page and event, the format files of the tracepoints, an empty
+ * kallsyms, printk formats and saved cmdlines, from the tracefs mount.
+ * 0, or -1 with errno set (a format file cannot be read, no memory).
+ */
+int	pd_synth_tracing_data(struct pd_buf *, const char *tracefs,
+	    const struct pd_synth_tp *tps, size_t n);
+
+/*
+ * Kernel-type records for existing state. Each carries an all-zero
+ * sample_id_all trailer of id_hdr_size bytes, as perf's do.
+ */
+int	pd_synth_comm(struct pd_buf *, pid_t pid, pid_t tid, const char *comm,
+	    size_t id_hdr_size);
+int	pd_synth_fork(struct pd_buf *, pid_t pid, pid_t ppid, pid_t tid,
+	    pid_t ptid, size_t id_hdr_size);
+
+/*
+ * COMM (and, with `fork`, FORK) for every thread of process pid, then
+ * MMAP2 for its executable mappings (all mappings with `data`), all
+ * from /proc. A process that vanished meanwhile is skipped: 0. -1 only
+ * for no memory.
+ */
+int	pd_synth_process(struct pd_buf *, pid_t pid, int fork, int data,
+	    size_t id_hdr_size);
+
+/* COMM/FORK/MMAP2 for every process in /proc (perf record -a). 0/-1. */
+int	pd_synth_all_processes(struct pd_buf *, int data, size_t id_hdr_size);
+
+/*
+ * The kernel's MMAP ("[kernel.kallsyms]_text", pid -1) from /proc/kallsyms
+ * and one MMAP per module from /proc/modules. 0, or -1 (no memory);
+ * without readable addresses nothing is written.
+ */
+int	pd_synth_kernel_mmaps(struct pd_buf *, size_t id_hdr_size);
+
+/* A record that is only a header: FINISHED_ROUND, FINISHED_INIT. */
+int	pd_synth_empty(struct pd_buf *, uint32_t type);
+
+/*
+ * HEADER_BUILD_ID: misc carries the cpumode (user or kernel), pid is
+ * -1 for the host. 0 or -1.
+ */
+int	pd_synth_build_id(struct pd_buf *, uint16_t misc, int32_t pid,
+	    const unsigned char *id, size_t idlen, const char *filename);
+
+/*
+ * The GNU build id of an ELF file (idlen bytes, at most 20 stored in id),
+ * or of raw note bytes (/sys/kernel/notes) when `raw_notes` is set.
+ * 0, or -1 when the file cannot be read or has no build id.
+ */
+int	pd_elf_build_id(const char *path, int raw_notes, unsigned char id[20],
+	    size_t *idlen);
+
+/*
+ * The file name in an MMAP or MMAP2 record of `size` bytes, or NULL
+ * (other types, no NUL within the record).
+ */
+const char	*pd_synth_mmap_filename(const unsigned char *rec, size_t size);
+
+#endif /* PD_SYNTH_H */

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdsort: write a perf.data stream in time order, in the order perf's
+ * ordered-events queue delivers it, so that later filters can read it
+ * straight through.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon/evlist.h"
+#include "libcommon/msg.h"
+#include "libcommon/output.h"
+#include "libcommon/perf.h"
+#include "libcommon/reader.h"
+#include "libcommon/sample.h"
+#include "libcommon/writer.h"
+#include "pdsort/queue.h"
+
+#define DEFAULT_CAP	(512ULL << 20)
+
+static const char usage_line[] =
+    "usage: pdsort [-m size] [--strict] [-o file] [file]\n";
+
+static void
+usage(FILE *f, int status)
+{
+	fputs(usage_line, f);
+	if (f == stdout)
+		fputs("Write a perf.data stream in time order, as perf's "
+		    "ordered-events queue\ndelivers it.\n\n"
+		    "  -m, --memory SIZE  cap the queue at SIZE bytes (suffix "
+		    "K, M or G;\n"
+		    "                     default 512M); over it, write the "
+		    "older half early\n"
+		    "  -o, --output FILE  write to FILE instead of standard "
+		    "output\n"
+		    "      --strict       exit 1 if any record came too late "
+		    "to be in order\n"
+		    "  -h, --help         this help\n"
+		    "      --version      print the version\n"
+		    "With no file, or when file is -, read standard input.\n",
+		    f);
+	exit(status);
+}
+
+/* "512M" -> bytes; 0 on a bad or zero size. */
+static uint64_t
+parse_size(const char *s)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		end++;
+		break;
+	}
+	if (*end != '\0' || v > (UINT64_MAX >> shift))
+		return 0;
+	return (uint64_t)v << shift;
+}
+
+static int
+is_compressed_feature(const struct pd_rec *rec)
+{
+	return rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
+	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "memory",	required_argument,	NULL, 'm' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "strict",	no_argument,		NULL, 'S' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pd_output out;
+	struct pd_writer *w;
+	struct pd_reader *rd;
+	struct pd_evlist *el;
+	struct pd_err err;
+	struct pd_rec rec;
+	struct sq *q;
+	const char *outpath = NULL, *input = "-", *what;
+	uint64_t cap = DEFAULT_CAP, late;
+	unsigned dropped;
+	int c, r, strict = 0, status = PD_EXIT_OK;
+
+	pd_setprogname(argv[0]);
+	while ((c = getopt_long(argc, argv, "hm:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout, PD_EXIT_OK);
+			break;
+		case 'm':
+			if ((cap = parse_size(optarg)) == 0) {
+				pd_warnx("bad size for -m: %s", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'S':
+			strict = 1;
+			break;
+		case 'V':
+			pd_print_version();
+			return PD_EXIT_OK;
+		default:
+			usage(stderr, PD_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(stderr, PD_EXIT_USAGE);
+	if (argc == 1)
+		input = argv[0];
+
+	/*
+	 * Compressed records are read decompressed: their contents must be
+	 * sorted like any other record, and the output is plain.
+	 */
+	if ((rd = pd_reader_open(input, PD_RD_DECOMPRESS, &err)) == NULL) {
+		pd_print_err(&err);
+		return PD_EXIT_DATA;
+	}
+	if (pd_output_open(&out, outpath) < 0) {
+		pd_reader_close(rd);
+		return PD_EXIT_USAGE;
+	}
+	if ((w = pd_writer_new(out.fd)) == NULL ||
+	    (q = sq_new(w, cap)) == NULL) {
+		pd_warnx("out of memory");
+		pd_output_abort(&out);
+		return PD_EXIT_DATA;
+	}
+	el = pd_reader_evlist(rd);
+	if (pd_writer_header(w) < 0)
+		goto write_failed;
+
+	while ((r = pd_reader_next(rd, &rec)) > 0) {
+		const unsigned char *p;
+		uint64_t ts;
+		ssize_t n;
+
+		if (pd_rec_is_kernel(rec.type)) {
+			ts = pd_rec_time(pd_evlist_for_rec(el, &rec), &rec);
+			/* No time: perf delivers it at once, and so do we. */
+			if (ts != 0 && ts != UINT64_MAX) {
+				if (sq_queue(q, rec.data, ts) < 0)
+					goto queue_failed;
+				continue;
+			}
+		} else if (rec.type == PD_RECORD_FINISHED_ROUND) {
+			if (sq_round(q) < 0)
+				goto queue_failed;
+			continue;
+		} else if (is_compressed_feature(&rec)) {
+			continue;	/* the output is not compressed */
+		}
+		if (pd_writer_rec(w, &rec) < 0)
+			goto write_failed;
+		while ((n = pd_reader_payload(rd, &p)) > 0)
+			if (pd_writer_put(w, p, n) < 0)
+				goto write_failed;
+		if (n < 0) {
+			r = -1;
+			break;
+		}
+	}
+	/* At the end, and before any error: every queued record goes out. */
+	if (sq_final(q) < 0)
+		goto queue_failed;
+	if (pd_writer_flush(w) < 0)
+		goto write_failed;
+	if (r < 0) {
+		pd_print_err(pd_reader_err(rd));
+		status = PD_EXIT_DATA;
+	}
+	if ((dropped = pd_reader_dropped(rd, &what)) > 0)
+		pd_warnx("%s: left out %u section%s that a stream cannot "
+		    "carry (last: %s)", pd_reader_name(rd), dropped,
+		    dropped > 1 ? "s" : "", what);
+	if ((late = sq_late(q)) > 0) {
+		pd_warnx("%s: %" PRIu64 " record%s arrived after later ones "
+		    "were written, and were written out of order",
+		    pd_reader_name(rd), late, late > 1 ? "s" : "");
+		if (strict && status == PD_EXIT_OK)
+			status = PD_EXIT_DATA;
+	}
+	sq_free(q);
+	pd_reader_close(rd);
+	if (pd_writer_free(w) < 0) {
+		w = NULL;
+		goto write_failed;
+	}
+	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
+		return PD_EXIT_DATA;
+	return status;
+
+queue_failed:
+	if (errno == ENOMEM) {
+		pd_warnx("out of memory");
+		pd_output_abort(&out);
+		return PD_EXIT_DATA;
+	}
+	/* FALLTHROUGH */
+write_failed:
+	pd_output_abort(&out);
+	pd_die_write(out.name);
+}

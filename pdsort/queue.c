@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The queue behind pdsort. Records are copied (perf's copy_on_queue: the
+ * reader reuses its buffer) into 64 KiB slabs that are never freed one
+ * record at a time: a slab counts its live records and goes back to a
+ * free list when the last one is written, so there is no allocation per
+ * record and memory is reused as soon as a round is out.
+ *
+ * The index is two arrays of {timestamp, slab, offset}: `q`, sorted, the
+ * records a flush left behind, and `batch`, the arrivals since, in input
+ * order. perf keeps one sorted list and inserts with a hint; here a flush
+ * sorts the batch (it is a few long runs, one per CPU ring buffer pass,
+ * so a natural merge sort takes a pass or two) and merges it with `q`,
+ * writing the head up to the flush limit and keeping the rest as the new
+ * `q`. Both steps are stable and `q` is older than the batch, so records
+ * with equal timestamps keep their input order, as in perf.
+ */
+#include "pdsort/queue.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon/msg.h"
+#include "libcommon/perf.h"
+#include "libcommon/writer.h"
+
+#define SLAB		65536	/* holds the largest record, 65535 + pad */
+#define IDX_MIN		1024	/* first index array size, in entries */
+
+struct qent {
+	uint64_t	ts;
+	uint32_t	slab;
+	uint32_t	off;
+};
+
+struct slab {
+	unsigned char	*mem;
+	uint32_t	 live;		/* queued records in it */
+	int32_t		 next;		/* free list link */
+};
+
+struct sq {
+	struct pd_writer *w;
+	uint64_t	 cap;		/* -m */
+	uint64_t	 charged;	/* slabs and index arrays allocated */
+
+	struct slab	*slabs;
+	uint32_t	 nslabs, slabs_cap;
+	int32_t		 free;		/* free list head, -1: empty */
+	int32_t		 cur;		/* slab being filled, -1: none */
+	uint32_t	 fill;
+
+	struct qent	*q, *q2, *batch, *tmp;
+	size_t		 nq, nbatch;
+	size_t		 cap_q, cap_q2, cap_batch;	/* tmp: cap_batch */
+
+	uint64_t	 max_ts;	/* perf's max_timestamp */
+	uint64_t	 next_flush;	/* the round limit */
+	uint64_t	 last_flush;	/* last timestamp written */
+	uint64_t	 last_ts;	/* most recently queued (perf's last) */
+	uint64_t	 late;
+	uint64_t	 halves;
+};
+
+struct sq *
+sq_new(struct pd_writer *w, uint64_t cap)
+{
+	struct sq *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	s->w = w;
+	s->cap = cap;
+	s->free = s->cur = -1;
+	return s;
+}
+
+void
+sq_free(struct sq *s)
+{
+	uint32_t i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->nslabs; i++)
+		free(s->slabs[i].mem);
+	free(s->slabs);
+	free(s->q);
+	free(s->q2);
+	free(s->batch);
+	free(s->tmp);
+	free(s);
+}
+
+uint64_t
+sq_late(const struct sq *s)
+{
+	return s->late;
+}
+
+uint64_t
+sq_half_flushes(const struct sq *s)
+{
+	return s->halves;
+}
+
+static size_t
+grow_to(size_t cap, size_t need)
+{
+	size_t c = cap ? cap : IDX_MIN;
+
+	while (c < need)
+		c *= 2;
+	return c;
+}
+
+static int
+resize(struct qent **a, size_t *cap, size_t ncap, uint64_t *charged)
+{
+	struct qent *n;
+
+	if (ncap <= *cap)
+		return 0;
+	if ((n = realloc(*a, ncap * sizeof(*n))) == NULL)
+		return -1;
+	*charged += (ncap - *cap) * sizeof(*n);
+	*a = n;
+	*cap = ncap;
+	return 0;
+}
+
+static void
+release(struct sq *s, uint32_t i)
+{
+	struct slab *sl = &s->slabs[i];
+
+	if (--sl->live > 0)
+		return;
+	if ((int32_t)i == s->cur) {
+		s->fill = 0;
+	} else {
+		sl->next = s->free;
+		s->free = i;
+	}
+}
+
+/* End of the non-decreasing run that starts at a[i]. */
+static size_t
+run_end(const struct qent *a, size_t i, size_t n)
+{
+	for (i++; i < n && a[i - 1].ts <= a[i].ts; i++)
+		;
+	return i;
+}
+
+/*
+ * Sorts the batch by timestamp, stably: merges neighbouring runs into
+ * tmp, then back, until one run is left.
+ */
+static void
+sort_batch(struct sq *s)
+{
+	struct qent *a = s->batch, *b = s->tmp, *t;
+	size_t n = s->nbatch, i, m, e, x, y, k, runs;
+
+	if (n == 0 || run_end(a, 0, n) == n)
+		return;
+	do {
+		runs = 0;
+		for (i = 0; i < n; i = e) {
+			runs++;
+			m = run_end(a, i, n);
+			if (m == n) {
+				memcpy(b + i, a + i, (n - i) * sizeof(*a));
+				break;
+			}
+			e = run_end(a, m, n);
+			for (x = i, y = m, k = i; x < m && y < e; k++)
+				b[k] = a[y].ts < a[x].ts ? a[y++] : a[x++];
+			memcpy(b + k, a + x, (m - x) * sizeof(*a));
+			k += m - x;
+			memcpy(b + k, a + y, (e - y) * sizeof(*a));
+		}
+		t = a;
+		a = b;
+		b = t;
+	} while (runs > 1);
+	s->batch = a;
+	s->tmp = b;
+}
+
+static int
+emit(struct sq *s, const struct qent *e)
+{
+	const unsigned char *p = s->slabs[e->slab].mem + e->off;
+
+	if (pd_writer_put(s->w, p, pd_get_u16(p + 6)) < 0)
+		return -1;
+	s->last_flush = e->ts;
+	release(s, e->slab);
+	return 0;
+}
+
+/*
+ * Writes every queued record with ts <= limit, oldest first, and after
+ * them one FINISHED_ROUND if any was written. The batch must be sorted.
+ */
+static int
+drain(struct sq *s, uint64_t limit)
+{
+	const struct qent *a = s->q, *b = s->batch, *e;
+	struct qent *o = s->q2, *t;
+	size_t na = s->nq, nb = s->nbatch, i = 0, j = 0, k = 0, c;
+	uint64_t n = 0;
+
+	/*
+	 * Appends keep q2 large enough for q and the batch, but a flush
+	 * swaps q and q2, and a half flush may come before the next append.
+	 */
+	if (s->cap_q2 < na + nb) {
+		if (resize(&s->q2, &s->cap_q2, grow_to(s->cap_q2, na + nb),
+		    &s->charged) < 0) {
+			errno = ENOMEM;
+			return -1;
+		}
+		o = s->q2;
+	}
+	while (i < na || j < nb) {
+		int from_q = j == nb || (i < na && a[i].ts <= b[j].ts);
+
+		e = from_q ? &a[i] : &b[j];
+		if (e->ts > limit)
+			break;
+		if (emit(s, e) < 0)
+			return -1;
+		if (from_q)
+			i++;
+		else
+			j++;
+		n++;
+	}
+	while (i < na && j < nb)
+		o[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
+	/* Loops, not memcpy: the arrays are NULL before the first record. */
+	for (; i < na; i++)
+		o[k++] = a[i];
+	for (; j < nb; j++)
+		o[k++] = b[j];
+
+	t = s->q;
+	s->q = s->q2;
+	s->q2 = t;
+	c = s->cap_q;
+	s->cap_q = s->cap_q2;
+	s->cap_q2 = c;
+	s->nq = k;
+	s->nbatch = 0;
+	/* Marks the flush, so that the output is a round-ordered stream. */
+	if (n > 0) {
+		uint32_t type = PD_RECORD_FINISHED_ROUND;
+		uint16_t misc = 0, size = 8;
+		unsigned char h[8];
+
+		memcpy(h, &type, 4);
+		memcpy(h + 4, &misc, 2);
+		memcpy(h + 6, &size, 2);
+		if (pd_writer_put(s->w, h, sizeof(h)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+flush(struct sq *s, uint64_t limit)
+{
+	/* As perf: a limit of 0 (no round seen yet) writes nothing. */
+	if (limit == 0)
+		return 0;
+	sort_batch(s);
+	return drain(s, limit);
+}
+
+/* perf's OE_FLUSH__HALF: the older half of the queued time span. */
+static int
+half_flush(struct sq *s)
+{
+	uint64_t first, limit;
+
+	sort_batch(s);
+	if (s->nq > 0 && (s->nbatch == 0 || s->q[0].ts <= s->batch[0].ts))
+		first = s->q[0].ts;
+	else
+		first = s->batch[0].ts;
+	limit = s->last_ts > first ? first + (s->last_ts - first) / 2 : first;
+	if (s->halves++ == 0)
+		pd_warnx("the queue reached its -m limit: writing the older "
+		    "half early, records may come out of order");
+	return drain(s, limit);
+}
+
+/*
+ * Room for one more record of len bytes: a slab with space and index
+ * slots. Under the cap it allocates; over it, it writes half the queue
+ * first (until the queue is empty, after which one record is always let
+ * in, so that a tiny cap cannot stall).
+ */
+static int
+reserve(struct sq *s, uint32_t len)
+{
+	for (;;) {
+		size_t nbc = s->cap_batch, nqc = s->cap_q2;
+		uint64_t want = 0;
+		int slab_ok;
+
+		slab_ok = s->cur >= 0 && s->fill + len <= SLAB;
+		if (!slab_ok && s->free < 0)
+			want += SLAB;
+		if (s->cap_batch < s->nbatch + 1) {
+			nbc = grow_to(s->cap_batch, s->nbatch + 1);
+			want += 2 * (nbc - s->cap_batch) * sizeof(struct qent);
+		}
+		if (s->cap_q2 < s->nq + s->nbatch + 1) {
+			nqc = grow_to(s->cap_q2, s->nq + s->nbatch + 1);
+			want += (nqc - s->cap_q2) * sizeof(struct qent);
+		}
+		if (want > 0 && s->charged + want > s->cap &&
+		    s->nq + s->nbatch > 0) {
+			if (half_flush(s) < 0)
+				return -1;
+			continue;
+		}
+		if (resize(&s->tmp, &(size_t){ s->cap_batch }, nbc,
+		    &s->charged) < 0 ||
+		    resize(&s->batch, &s->cap_batch, nbc, &s->charged) < 0 ||
+		    resize(&s->q2, &s->cap_q2, nqc, &s->charged) < 0)
+			goto nomem;
+		if (slab_ok)
+			return 0;
+		if (s->free >= 0) {
+			s->cur = s->free;
+			s->free = s->slabs[s->cur].next;
+		} else {
+			unsigned char *m;
+
+			if (s->nslabs == s->slabs_cap) {
+				uint32_t nc = s->slabs_cap ? 2 * s->slabs_cap :
+				    64;
+				struct slab *ns;
+
+				ns = realloc(s->slabs, nc * sizeof(*ns));
+				if (ns == NULL)
+					goto nomem;
+				s->slabs = ns;
+				s->slabs_cap = nc;
+			}
+			if ((m = malloc(SLAB)) == NULL)
+				goto nomem;
+			s->charged += SLAB;
+			s->slabs[s->nslabs].mem = m;
+			s->slabs[s->nslabs].live = 0;
+			s->cur = s->nslabs++;
+		}
+		s->fill = 0;
+		return 0;
+	}
+nomem:
+	errno = ENOMEM;
+	return -1;
+}
+
+int
+sq_queue(struct sq *s, const unsigned char *p, uint64_t ts)
+{
+	uint16_t size = pd_get_u16(p + 6);
+	uint32_t len = (size + 7u) & ~7u;
+	struct qent *e;
+
+	if (reserve(s, len) < 0)
+		return -1;
+	/* Counted after any half flush, which may itself pass ts. */
+	if (ts < s->last_flush)
+		s->late++;
+	/*
+	 * perf's max_timestamp follows the queue's tail, and starts afresh
+	 * when the queue was empty.
+	 */
+	if (s->nq + s->nbatch == 0 || ts > s->max_ts)
+		s->max_ts = ts;
+	s->last_ts = ts;
+	memcpy(s->slabs[s->cur].mem + s->fill, p, size);
+	e = &s->batch[s->nbatch++];
+	e->ts = ts;
+	e->slab = s->cur;
+	e->off = s->fill;
+	s->fill += len;
+	s->slabs[s->cur].live++;
+	return 0;
+}
+
+int
+sq_round(struct sq *s)
+{
+	if (flush(s, s->next_flush) < 0)
+		return -1;
+	s->next_flush = s->max_ts;
+	return 0;
+}
+
+int
+sq_final(struct sq *s)
+{
+	return flush(s, UINT64_MAX);
+}
