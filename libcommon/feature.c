@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "libcommon/decode.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 
@@ -164,5 +165,324 @@ pd_header_info_update(struct pd_header_info *hi, const struct pd_rec *rec)
 	}
 	if (f < 32)
 		hi->seen |= 1U << f;
+	return 0;
+}
+
+/* A bounded walk over a feature body for pd_feat_decode(). */
+struct fwalk {
+	const unsigned char	*p;
+	size_t			 len, off;
+	const struct pd_dvisit	*v;
+	int			 bad;
+};
+
+static void
+fval(struct fwalk *w, const char *name, enum pd_dfmt fmt, uint64_t u,
+    const void *p, size_t len)
+{
+	struct pd_dval d;
+
+	d.name = name;
+	d.fmt = fmt;
+	d.u = u;
+	d.d = 0;
+	d.p = p;
+	d.len = len;
+	w->v->val(w->v->ctx, &d);
+}
+
+static uint64_t
+fnum(struct fwalk *w, const char *name, unsigned size)
+{
+	uint64_t u;
+
+	if (w->bad || w->len - w->off < size) {
+		w->bad = 1;
+		return 0;
+	}
+	u = size == 4 ? pd_get_u32(w->p + w->off) : pd_get_u64(w->p + w->off);
+	w->off += size;
+	if (name != NULL)
+		fval(w, name, PD_D_U, u, NULL, 0);
+	return u;
+}
+
+static void
+fstr(struct fwalk *w, const char *name)
+{
+	const char *s;
+	size_t n;
+
+	if (w->bad || pd_feat_string(w->p, w->len, &w->off, &s, &n) < 0) {
+		w->bad = 1;
+		return;
+	}
+	fval(w, name, PD_D_STR, 0, s, n);
+}
+
+static void
+fopen_(struct fwalk *w, const char *name, int list)
+{
+	w->v->open(w->v->ctx, name, list);
+}
+
+static void
+fclose_(struct fwalk *w, int list)
+{
+	w->v->close(w->v->ctx, list);
+}
+
+/* A list of n strings. */
+static void
+fstrs(struct fwalk *w, const char *name, uint64_t n)
+{
+	uint64_t i;
+
+	fopen_(w, name, 1);
+	for (i = 0; i < n && !w->bad; i++)
+		fstr(w, NULL);
+	fclose_(w, 1);
+}
+
+/* Caps a count read from the body by what the body can hold at all. */
+static uint64_t
+fcount(struct fwalk *w, const char *name, unsigned min_item)
+{
+	uint64_t n = fnum(w, name, 4);
+
+	if (!w->bad && n > (w->len - w->off) / min_item)
+		w->bad = 1;
+	return w->bad ? 0 : n;
+}
+
+int
+pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
+    const struct pd_dvisit *v, const char **why)
+{
+	struct fwalk w;
+	uint64_t n, i, j, m;
+
+	w.p = p;
+	w.len = len;
+	w.off = 0;
+	w.v = v;
+	w.bad = 0;
+	switch (f) {
+	case PD_FEAT_HOSTNAME:
+	case PD_FEAT_OSRELEASE:
+	case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH:
+	case PD_FEAT_CPUDESC:
+	case PD_FEAT_CPUID:
+		fstr(&w, pd_feat_name(f));
+		break;
+	case PD_FEAT_NRCPUS:
+		fnum(&w, "nr_cpus_avail", 4);
+		fnum(&w, "nr_cpus_online", 4);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		fnum(&w, "total_mem", 8);
+		break;
+	case PD_FEAT_CMDLINE:
+		n = fcount(&w, NULL, 4);
+		fstrs(&w, "cmdline", n);
+		break;
+	case PD_FEAT_EVENT_DESC: {
+		uint32_t asz;
+
+		n = fcount(&w, "nr_events", 4);
+		asz = fnum(&w, "attr_size", 4);
+		fopen_(&w, "events", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			const char *ewhy;
+
+			fopen_(&w, NULL, 0);
+			if (asz < PD_ATTR_SIZE_VER0 || len - w.off < asz) {
+				w.bad = 1;
+				break;
+			}
+			if (pd_decode_attr(p + w.off, asz, v, &ewhy) < 0)
+				w.bad = 1;
+			w.off += asz;
+			m = fcount(&w, NULL, 8);
+			fstr(&w, "name");
+			fopen_(&w, "ids", 1);
+			for (j = 0; j < m && !w.bad; j++)
+				fval(&w, NULL, PD_D_U, fnum(&w, NULL, 8),
+				    NULL, 0);
+			fclose_(&w, 1);
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	}
+	case PD_FEAT_CPU_TOPOLOGY:
+		n = fcount(&w, NULL, 4);
+		fstrs(&w, "core_siblings", n);
+		n = fcount(&w, NULL, 4);
+		fstrs(&w, "thread_siblings", n);
+		/* Per-cpu ids need NRCPUS; they stay as bytes. */
+		if (!w.bad && w.off < len)
+			fval(&w, "cpu_ids", PD_D_BYTES, 0, p + w.off,
+			    len - w.off);
+		w.off = len;
+		break;
+	case PD_FEAT_NUMA_TOPOLOGY:
+		n = fcount(&w, "nr", 24);
+		fopen_(&w, "nodes", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fnum(&w, "node", 4);
+			fnum(&w, "mem_total", 8);
+			fnum(&w, "mem_free", 8);
+			fstr(&w, "cpus");
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_PMU_MAPPINGS:
+		n = fcount(&w, "nr", 8);
+		fopen_(&w, "pmus", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fnum(&w, "type", 4);
+			fstr(&w, "name");
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_GROUP_DESC:
+		n = fcount(&w, "nr", 12);
+		fopen_(&w, "groups", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fstr(&w, "name");
+			fnum(&w, "leader_idx", 4);
+			fnum(&w, "nr_members", 4);
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_CACHE:
+		fnum(&w, "cache_version", 4);
+		n = fcount(&w, "nr", 28);
+		fopen_(&w, "caches", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fnum(&w, "level", 4);
+			fnum(&w, "line_size", 4);
+			fnum(&w, "sets", 4);
+			fnum(&w, "ways", 4);
+			fstr(&w, "type");
+			fstr(&w, "size");
+			fstr(&w, "map");
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		fnum(&w, "first_sample_time", 8);
+		fnum(&w, "last_sample_time", 8);
+		break;
+	case PD_FEAT_MEM_TOPOLOGY:
+		fnum(&w, "mem_version", 8);
+		fnum(&w, "block_size", 8);
+		n = fnum(&w, "nr", 8);
+		if (n > len / 24)
+			w.bad = 1;
+		fopen_(&w, "nodes", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fnum(&w, "node", 8);
+			fnum(&w, "size", 8);
+			m = fnum(&w, "nbits", 8);
+			fopen_(&w, "bitmap", 1);
+			for (j = 0; j < (m + 63) / 64 && !w.bad; j++) {
+				uint64_t word = fnum(&w, NULL, 8);
+
+				if (!w.bad)
+					fval(&w, NULL, PD_D_X, word, NULL, 0);
+			}
+			fclose_(&w, 1);
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_CLOCKID:
+		fnum(&w, "clockid_res_ns", 8);
+		break;
+	case PD_FEAT_DIR_FORMAT:
+		fnum(&w, "dir_version", 8);
+		break;
+	case PD_FEAT_BPF_PROG_INFO:
+	case PD_FEAT_BPF_BTF:
+		fnum(&w, "count", 4);
+		if (!w.bad && w.off < len)
+			fval(&w, "data_size", PD_D_U, len - w.off, NULL, 0);
+		w.off = len;
+		break;
+	case PD_FEAT_COMPRESSED:
+		fnum(&w, "comp_version", 4);
+		fnum(&w, "comp_type", 4);
+		fnum(&w, "level", 4);
+		fnum(&w, "ratio", 4);
+		fnum(&w, "mmap_len", 4);
+		break;
+	case PD_FEAT_CPU_PMU_CAPS:
+		n = fcount(&w, "nr", 8);
+		fopen_(&w, "caps", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fstr(&w, "name");
+			fstr(&w, "value");
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_CLOCK_DATA:
+		fnum(&w, "clock_version", 4);
+		fnum(&w, "clockid", 4);
+		fnum(&w, "tod_ns", 8);
+		fnum(&w, "clockid_ns", 8);
+		break;
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		n = fcount(&w, "nr", 8);
+		fopen_(&w, "nodes", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			fstr(&w, "pmu_name");
+			fstr(&w, "cpus");
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	case PD_FEAT_PMU_CAPS:
+		n = fcount(&w, "nr_pmus", 4);
+		fopen_(&w, "pmus", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			fopen_(&w, NULL, 0);
+			m = fcount(&w, "nr_caps", 8);
+			fopen_(&w, "caps", 1);
+			for (j = 0; j < m && !w.bad; j++) {
+				fopen_(&w, NULL, 0);
+				fstr(&w, "name");
+				fstr(&w, "value");
+				fclose_(&w, 0);
+			}
+			fclose_(&w, 1);
+			fstr(&w, "pmu_name");
+			fclose_(&w, 0);
+		}
+		fclose_(&w, 1);
+		break;
+	default:
+		if (len > 0)
+			fval(&w, "data", PD_D_BYTES, 0, p, len);
+		w.off = len;
+	}
+	if (w.bad) {
+		*why = "malformed feature body";
+		return -1;
+	}
 	return 0;
 }

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Record payloads field by field: the layouts of every non-SAMPLE record
+ * (MMAP2, COMM, ID_INDEX, CPU_MAP, EVENT_UPDATE, ...), of perf_event_attr,
+ * and of feature bodies (feature.c), walked in order and handed to a
+ * visitor as named values. A printer (pddump's text and JSON forms) is
+ * one visitor; the layouts live only here.
+ */
+#ifndef PD_DECODE_H
+#define PD_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_evsel;
+struct pd_rec;
+
+/* How a value wants to be shown. */
+enum pd_dfmt {
+	PD_D_U,		/* unsigned number */
+	PD_D_S,		/* signed number (u holds the two's complement) */
+	PD_D_X,		/* a number best read in hex (flags, masks) */
+	PD_D_ADDR,	/* an address: "0x..." */
+	PD_D_STR,	/* text p[0..len) (not NUL-terminated) */
+	PD_D_BYTES,	/* bytes p[0..len), shown in hex */
+	PD_D_DOUBLE,	/* d */
+	PD_D_NAMES	/* flag names p[0..len) ("IP|TID"), number in u */
+};
+
+struct pd_dval {
+	const char	*name;
+	enum pd_dfmt	 fmt;
+	uint64_t	 u;
+	double		 d;
+	const void	*p;
+	size_t		 len;
+};
+
+/*
+ * The visitor: val() for each value; open()/close() around a list
+ * (list = 1, its items are values or objects) or an object (list = 0,
+ * name NULL inside a list). ctx is passed back.
+ */
+struct pd_dvisit {
+	void	(*val)(void *ctx, const struct pd_dval *v);
+	void	(*open)(void *ctx, const char *name, int list);
+	void	(*close)(void *ctx, int list);
+	void	*ctx;
+};
+
+/*
+ * Walks the payload of a record (not a SAMPLE) after its header: every
+ * field in record order, then for a kernel record of an event with a
+ * sample_id_all trailer, the trailer's fields (pid, tid, time, id,
+ * stream_id, cpu; via pd_sample_id_parse). `ev` may be NULL.
+ * Returns 0, or -1 with *why when the payload does not fit its layout
+ * (the fields before the fault were visited).
+ */
+int	pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
+	    const struct pd_dvisit *v, const char **why);
+
+/* The trailer alone (as pd_decode_rec does it): 1 visited, 0 none, -1. */
+int	pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
+	    const struct pd_dvisit *v, const char **why);
+
+/*
+ * A perf_event_attr of `len` bytes (native order): every field up to its
+ * size, sample_type / read_format / flags / branch_sample_type by name.
+ */
+int	pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
+	    const char **why);
+
+/*
+ * Names of the bits set in `mask` from table[0..n) ("IP|TID|TIME"),
+ * unknown bits as "0x..." ; writes at most len-1 bytes. Returns buf.
+ */
+char	*pd_decode_bits(char *buf, size_t len, uint64_t mask,
+	    const char *const *table, size_t n);
+
+/* Bit-name tables, indexed by bit number. */
+extern const char *const pd_sample_type_names[];
+extern const size_t pd_sample_type_nnames;
+extern const char *const pd_read_format_names[];
+extern const size_t pd_read_format_nnames;
+extern const char *const pd_attr_flag_names[];
+extern const size_t pd_attr_flag_nnames;
+extern const char *const pd_branch_type_names[];
+extern const size_t pd_branch_type_nnames;
+
+#endif /* PD_DECODE_H */

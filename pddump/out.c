@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+#include "pddump/out.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "libcommon/msg.h"
+
+char	out_buf[OUT_SIZE];
+size_t	out_len;
+
+void
+out_flush(void)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (off < out_len) {
+		n = write(STDOUT_FILENO, out_buf + off, out_len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			pd_die_write("standard output");
+		}
+		off += n;
+	}
+	out_len = 0;
+}
+
+void
+out_mem(const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n > 0) {
+		size_t k;
+
+		if (out_len == OUT_SIZE)
+			out_flush();
+		k = OUT_SIZE - out_len;
+		if (k > n)
+			k = n;
+		memcpy(out_buf + out_len, s, k);
+		out_len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+void
+out_json_str(const char *s, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t i;
+
+	out_ch('"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		out_room(6);
+		if (c == '"' || c == '\\') {
+			out_buf[out_len++] = '\\';
+			out_buf[out_len++] = c;
+		} else if (c < 0x20 || c >= 0x7f) {
+			/* Bytes, not UTF-8: each stays one code point. */
+			out_buf[out_len++] = '\\';
+			out_buf[out_len++] = 'u';
+			out_buf[out_len++] = '0';
+			out_buf[out_len++] = '0';
+			out_buf[out_len++] = hx[c >> 4];
+			out_buf[out_len++] = hx[c & 15];
+		} else
+			out_buf[out_len++] = c;
+	}
+	out_ch('"');
+}
+
+void
+out_text_str(const char *s, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t i;
+	int plain = n > 0;
+
+	for (i = 0; i < n && plain; i++)
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f ||
+		    s[i] == '"' || s[i] == '\\' || s[i] == '=')
+			plain = 0;
+	if (plain) {
+		out_mem(s, n);
+		return;
+	}
+	out_ch('"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		out_room(4);
+		if (c == '"' || c == '\\') {
+			out_buf[out_len++] = '\\';
+			out_buf[out_len++] = c;
+		} else if (c < 0x20 || c >= 0x7f) {
+			out_buf[out_len++] = '\\';
+			out_buf[out_len++] = 'x';
+			out_buf[out_len++] = hx[c >> 4];
+			out_buf[out_len++] = hx[c & 15];
+		} else
+			out_buf[out_len++] = c;
+	}
+	out_ch('"');
+}
+
+void
+out_hexbytes(const unsigned char *p, size_t n)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out_room(2);
+		out_buf[out_len++] = hx[p[i] >> 4];
+		out_buf[out_len++] = hx[p[i] & 15];
+	}
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* The tracing data parser on a hand-made blob, both byte orders. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libcommon/tracefmt.h"
+#include "tests/unit/t.h"
+
+static const char fmt[] =
+    "name: ev\n"
+    "ID: 5\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+    "\tfield:__data_loc char[] name;\toffset:24;\tsize:4;\tsigned:1;\n"
+    "\tfield:int val;\toffset:28;\tsize:4;\tsigned:1;\n"
+    "\tfield:unsigned long addr;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:u8 arr[4];\toffset:40;\tsize:4;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"comm=%s\", REC->comm\n";
+
+static unsigned char blob[4096];
+static size_t len;
+
+static void
+put(const void *p, size_t n)
+{
+	memcpy(blob + len, p, n);
+	len += n;
+}
+
+static void
+put_n(uint64_t v, unsigned size, int be)
+{
+	unsigned char b[8];
+	unsigned i;
+
+	for (i = 0; i < size; i++)
+		b[i] = v >> (8 * (be ? size - 1 - i : i));
+	put(b, size);
+}
+
+static void
+build(int be)
+{
+	static const char pg[] = "field: u64 timestamp;";
+
+	len = 0;
+	put("\027\bDtracing", 10);
+	put("0.6", 4);
+	put(&(unsigned char){ be }, 1);
+	put(&(unsigned char){ 8 }, 1);
+	put_n(4096, 4, be);
+	put("header_page", 12);
+	put_n(sizeof(pg) - 1, 8, be);
+	put(pg, sizeof(pg) - 1);
+	put("header_event", 13);
+	put_n(0, 8, be);
+	put_n(0, 4, be);		/* ftrace formats */
+	put_n(1, 4, be);		/* systems */
+	put("sys", 4);
+	put_n(1, 4, be);
+	put_n(sizeof(fmt) - 1, 8, be);
+	put(fmt, sizeof(fmt) - 1);
+	put_n(0, 4, be);		/* kallsyms */
+	put_n(3, 4, be);		/* printk */
+	put("abc", 3);
+	put_n(6, 8, be);		/* cmdlines */
+	put("1 init", 6);
+	put("\0\0\0", 3);		/* pad */
+}
+
+static void
+check(int be)
+{
+	struct pd_tracefmt *tf = pd_tracefmt_new();
+	const struct pd_tf_event *e;
+	const struct pd_tf_field *f;
+	const unsigned char *p;
+	unsigned char raw[64];
+	const char *why = NULL;
+	size_t n;
+
+	build(be);
+	T(pd_tracefmt_add(tf, blob, 7, &why) == 0);	/* in two chunks */
+	T(pd_tracefmt_add(tf, blob + 7, len - 7, &why) == 0);
+	T(pd_tracefmt_finish(tf, &why) == 0);
+	T(pd_tracefmt_big_endian(tf) == be);
+	T(pd_tracefmt_long_size(tf) == 8);
+	T(pd_tracefmt_page_size(tf) == 4096);
+	T(strcmp(pd_tracefmt_version(tf), "0.6") == 0);
+	T(pd_tracefmt_printk(tf).len == 3);
+	T(pd_tracefmt_cmdlines(tf).len == 6);
+	T(pd_tracefmt_nevents(tf) == 1);
+	T(pd_tracefmt_event(tf, 6) == NULL);
+	e = pd_tracefmt_event(tf, 5);
+	T(e != NULL);
+	if (e == NULL)
+		goto out;
+	T(strcmp(e->system, "sys") == 0 && strcmp(e->name, "ev") == 0);
+	T(e->nfields == 7);
+	T(strcmp(e->print_fmt, "\"comm=%s\", REC->comm") == 0);
+	f = e->fields;
+	T(strcmp(f[0].name, "common_type") == 0 && f[0].is_common &&
+	    f[0].kind == PD_TF_NUM && f[0].size == 2 && !f[0].is_signed);
+	T(strcmp(f[1].type, "int") == 0 && f[1].is_signed && f[1].is_common);
+	T(strcmp(f[2].name, "comm") == 0 && f[2].kind == PD_TF_STRING &&
+	    f[2].nelem == 16 && !f[2].is_common);
+	T(strcmp(f[3].name, "name") == 0 && f[3].kind == PD_TF_DATA_LOC &&
+	    f[3].is_char);
+	T(f[4].kind == PD_TF_NUM && f[4].is_signed && f[4].offset == 28);
+	T(f[5].kind == PD_TF_NUM && f[5].is_pointer && f[5].size == 8);
+	T(strcmp(f[6].name, "arr") == 0 && f[6].kind == PD_TF_ARRAY &&
+	    f[6].nelem == 4 && f[6].elem_size == 1);
+
+	/* RAW data: name "xyz" at 44, val -2, written in the blob's order */
+	memset(raw, 0, sizeof(raw));
+	len = 0;
+	put_n(5, 2, be);
+	memcpy(raw, blob, 2);
+	len = 0;
+	put_n(44 | 4 << 16, 4, be);
+	memcpy(raw + 24, blob, 4);
+	len = 0;
+	put_n((uint32_t)-2, 4, be);
+	memcpy(raw + 28, blob, 4);
+	memcpy(raw + 44, "xyz", 4);
+	T(pd_tf_get(raw + 28, 4, be, 1) == (uint64_t)-2);
+	T(pd_tf_get(raw + 28, 4, be, 0) == 0xfffffffeU);
+	T(pd_tf_field_bytes(&f[3], be, raw, 48, &p, &n) == 0 && n == 4 &&
+	    p == raw + 44);
+	T(pd_tf_field_bytes(&f[3], be, raw, 47, &p, &n) == -1);
+	T(pd_tf_field_bytes(&f[2], be, raw, 48, &p, &n) == 0 && n == 16 &&
+	    p == raw + 8);
+out:
+	pd_tracefmt_free(tf);
+}
+
+int
+main(void)
+{
+	struct pd_tracefmt *tf;
+	const char *why = NULL;
+
+	check(0);
+	check(1);
+
+	/* Malformed: bad magic; a blob cut after the event formats. */
+	tf = pd_tracefmt_new();
+	T(pd_tracefmt_add(tf, "nottracing!", 11, &why) == 0);
+	T(pd_tracefmt_finish(tf, &why) == -1 && why != NULL);
+	pd_tracefmt_free(tf);
+	build(0);
+	tf = pd_tracefmt_new();
+	T(pd_tracefmt_add(tf, blob, len - 20, &why) == 0);
+	why = NULL;
+	T(pd_tracefmt_finish(tf, &why) == -1 && why != NULL);
+	T(pd_tracefmt_nevents(tf) == 1);	/* parsed before the fault */
+	pd_tracefmt_free(tf);
+	return T_END();
+}
