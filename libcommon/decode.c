@@ -78,17 +78,9 @@ pd_decode_bits(char *buf, size_t len, uint64_t mask,
 	return buf;
 }
 
-/* A bounded walk over a payload; every get checks the bounds. */
-struct walk {
-	const unsigned char	*p;
-	size_t			 off, end;
-	const struct pd_dvisit	*v;
-	int			 bad;
-};
-
-static void
-emit(struct walk *w, const char *name, enum pd_dfmt fmt, uint64_t u,
-    const void *p, size_t len)
+void
+pd_dwalk_emit(struct pd_dwalk *w, const char *name, enum pd_dfmt fmt,
+    uint64_t u, const void *p, size_t len)
 {
 	struct pd_dval d;
 
@@ -101,8 +93,8 @@ emit(struct walk *w, const char *name, enum pd_dfmt fmt, uint64_t u,
 	w->v->val(w->v->ctx, &d);
 }
 
-static int
-room(struct walk *w, size_t n)
+int
+pd_dwalk_room(struct pd_dwalk *w, size_t n)
 {
 	if (w->bad || w->end - w->off < n) {
 		w->bad = 1;
@@ -111,12 +103,13 @@ room(struct walk *w, size_t n)
 	return 1;
 }
 
-static uint64_t
-num(struct walk *w, const char *name, unsigned size, enum pd_dfmt fmt)
+uint64_t
+pd_dwalk_num(struct pd_dwalk *w, const char *name, unsigned size,
+    enum pd_dfmt fmt)
 {
 	uint64_t u = 0;
 
-	if (!room(w, size))
+	if (!pd_dwalk_room(w, size))
 		return 0;
 	switch (size) {
 	case 1:
@@ -137,59 +130,59 @@ num(struct walk *w, const char *name, unsigned size, enum pd_dfmt fmt)
 	}
 	w->off += size;
 	if (name != NULL)
-		emit(w, name, fmt, u, NULL, 0);
+		pd_dwalk_emit(w, name, fmt, u, NULL, 0);
 	return u;
 }
 
-#define U16(w, n)	num(w, n, 2, PD_D_U)
-#define U32(w, n)	num(w, n, 4, PD_D_U)
-#define S32(w, n)	num(w, n, 4, PD_D_S)
-#define U64(w, n)	num(w, n, 8, PD_D_U)
-#define X64(w, n)	num(w, n, 8, PD_D_X)
-#define A64(w, n)	num(w, n, 8, PD_D_ADDR)
+void
+pd_dwalk_open(struct pd_dwalk *w, const char *name, int list)
+{
+	w->v->open(w->v->ctx, name, list);
+}
+
+void
+pd_dwalk_close(struct pd_dwalk *w, int list)
+{
+	w->v->close(w->v->ctx, list);
+}
+
+#define U16(w, n)	pd_dwalk_num(w, n, 2, PD_D_U)
+#define U32(w, n)	pd_dwalk_num(w, n, 4, PD_D_U)
+#define S32(w, n)	pd_dwalk_num(w, n, 4, PD_D_S)
+#define U64(w, n)	pd_dwalk_num(w, n, 8, PD_D_U)
+#define X64(w, n)	pd_dwalk_num(w, n, 8, PD_D_X)
+#define A64(w, n)	pd_dwalk_num(w, n, 8, PD_D_ADDR)
 
 /* A NUL-terminated string in a field of at most `max` bytes (0: rest). */
 static void
-str(struct walk *w, const char *name, size_t max)
+str(struct pd_dwalk *w, const char *name, size_t max)
 {
 	size_t n = w->end - w->off;
 
 	if (w->bad)
 		return;
 	if (max != 0) {
-		if (!room(w, max))
+		if (!pd_dwalk_room(w, max))
 			return;
 		n = max;
 	}
-	emit(w, name, PD_D_STR, 0, w->p + w->off,
+	pd_dwalk_emit(w, name, PD_D_STR, 0, w->p + w->off,
 	    strnlen((const char *)w->p + w->off, n));
 	w->off += n;
 }
 
 static void
-bytes(struct walk *w, const char *name, size_t n)
+bytes(struct pd_dwalk *w, const char *name, size_t n)
 {
-	if (!room(w, n))
+	if (!pd_dwalk_room(w, n))
 		return;
-	emit(w, name, PD_D_BYTES, 0, w->p + w->off, n);
+	pd_dwalk_emit(w, name, PD_D_BYTES, 0, w->p + w->off, n);
 	w->off += n;
-}
-
-static void
-open_(struct walk *w, const char *name, int list)
-{
-	w->v->open(w->v->ctx, name, list);
-}
-
-static void
-close_(struct walk *w, int list)
-{
-	w->v->close(w->v->ctx, list);
 }
 
 /* READ values as the read_format lays them out (RECORD_READ). */
 static void
-read_values(struct walk *w, uint64_t rf)
+read_values(struct pd_dwalk *w, uint64_t rf)
 {
 	uint64_t nr, i;
 
@@ -199,17 +192,17 @@ read_values(struct walk *w, uint64_t rf)
 			U64(w, "time_enabled");
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
 			U64(w, "time_running");
-		open_(w, "values", 1);
+		pd_dwalk_open(w, "values", 1);
 		for (i = 0; i < nr && !w->bad; i++) {
-			open_(w, NULL, 0);
+			pd_dwalk_open(w, NULL, 0);
 			U64(w, "value");
 			if (rf & PERF_FORMAT_ID)
 				U64(w, "id");
 			if (rf & PD_FORMAT_LOST)
 				U64(w, "lost");
-			close_(w, 0);
+			pd_dwalk_close(w, 0);
 		}
-		close_(w, 1);
+		pd_dwalk_close(w, 1);
 		return;
 	}
 	U64(w, "value");
@@ -225,18 +218,18 @@ read_values(struct walk *w, uint64_t rf)
 
 /* perf_record_cpu_map_data at w->off: the cpus as a list. */
 static void
-cpu_map(struct walk *w)
+cpu_map(struct pd_dwalk *w)
 {
 	uint16_t type, nr, lsz, i;
 	unsigned b;
 
 	type = U16(w, "map_type");
-	open_(w, "cpus", 1);
+	pd_dwalk_open(w, "cpus", 1);
 	switch (type) {
 	case 0:
 		nr = U16(w, NULL);
 		for (i = 0; i < nr && !w->bad; i++)
-			emit(w, NULL, PD_D_U, U16(w, NULL), NULL, 0);
+			pd_dwalk_emit(w, NULL, PD_D_U, U16(w, NULL), NULL, 0);
 		break;
 	case 1:
 		nr = U16(w, NULL);
@@ -244,30 +237,30 @@ cpu_map(struct walk *w)
 		if (lsz == 8)
 			w->off += 4 <= w->end - w->off ? 4 : 0;
 		for (i = 0; i < nr && !w->bad; i++) {
-			uint64_t m = num(w, NULL, lsz == 8 ? 8 : 4, PD_D_X);
+			uint64_t m = pd_dwalk_num(w, NULL, lsz == 8 ? 8 : 4, PD_D_X);
 
 			for (b = 0; b < lsz * 8u; b++)
 				if (m >> b & 1)
-					emit(w, NULL, PD_D_U, (uint64_t)i *
+					pd_dwalk_emit(w, NULL, PD_D_U, (uint64_t)i *
 					    lsz * 8 + b, NULL, 0);
 		}
 		break;
 	case 2: {
 		uint16_t lo, hi, c;
 
-		if (!room(w, 6))
+		if (!pd_dwalk_room(w, 6))
 			break;
 		w->off += 2;	/* any_cpu, pad */
 		lo = U16(w, NULL);
 		hi = U16(w, NULL);
 		for (c = lo; c <= hi && c >= lo; c++)
-			emit(w, NULL, PD_D_U, c, NULL, 0);
+			pd_dwalk_emit(w, NULL, PD_D_U, c, NULL, 0);
 		break;
 	}
 	default:
 		w->bad = 1;
 	}
-	close_(w, 1);
+	pd_dwalk_close(w, 1);
 }
 
 static const char *const ns_names[] = {
@@ -324,7 +317,7 @@ int
 pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
     const char **why)
 {
-	struct walk w;
+	struct pd_dwalk w;
 	char buf[512];
 	uint64_t flags, st, rf, bt;
 	uint32_t asz;
@@ -342,21 +335,21 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 		w.end = asz;
 	X64(&w, "config");
 	U64(&w, "sample_period");
-	if (!room(&w, 24))
+	if (!pd_dwalk_room(&w, 24))
 		goto out;
 	st = pd_get_u64(w.p + 24);
 	rf = pd_get_u64(w.p + 32);
 	flags = pd_get_u64(w.p + 40);
-	emit(&w, "sample_type", PD_D_NAMES, st, buf, strlen(pd_decode_bits(
+	pd_dwalk_emit(&w, "sample_type", PD_D_NAMES, st, buf, strlen(pd_decode_bits(
 	    buf, sizeof(buf), st, pd_sample_type_names,
 	    pd_sample_type_nnames)));
-	emit(&w, "read_format", PD_D_NAMES, rf, buf, strlen(pd_decode_bits(
+	pd_dwalk_emit(&w, "read_format", PD_D_NAMES, rf, buf, strlen(pd_decode_bits(
 	    buf, sizeof(buf), rf, pd_read_format_names,
 	    pd_read_format_nnames)));
-	emit(&w, "flags", PD_D_NAMES, flags, buf, strlen(pd_decode_bits(
+	pd_dwalk_emit(&w, "flags", PD_D_NAMES, flags, buf, strlen(pd_decode_bits(
 	    buf, sizeof(buf), flags & ~(3ULL << 15), pd_attr_flag_names,
 	    pd_attr_flag_nnames)));
-	emit(&w, "precise_ip", PD_D_U, flags >> 15 & 3, NULL, 0);
+	pd_dwalk_emit(&w, "precise_ip", PD_D_U, flags >> 15 & 3, NULL, 0);
 	w.off += 24;
 	U32(&w, "wakeup_events");
 	U32(&w, "bp_type");
@@ -367,7 +360,7 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	if (w.end - w.off < 8)
 		goto out;
 	bt = pd_get_u64(w.p + w.off);
-	emit(&w, "branch_sample_type", PD_D_NAMES, bt, buf,
+	pd_dwalk_emit(&w, "branch_sample_type", PD_D_NAMES, bt, buf,
 	    strlen(pd_decode_bits(buf, sizeof(buf), bt,
 	    pd_branch_type_names, pd_branch_type_nnames)));
 	w.off += 8;
@@ -387,7 +380,7 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	if (w.end - w.off < 8)
 		goto out;
 	U32(&w, "aux_sample_size");
-	num(&w, "aux_action", 4, PD_D_X);
+	pd_dwalk_num(&w, "aux_action", 4, PD_D_X);
 	if (w.end - w.off < 8)
 		goto out;
 	X64(&w, "sig_data");
@@ -405,20 +398,20 @@ out:
 }
 
 static void
-feature(struct walk *w, const struct pd_rec *rec)
+feature(struct pd_dwalk *w, const struct pd_rec *rec)
 {
 	uint64_t f = U64(w, NULL);
 	const char *name = f < UINT32_MAX ? pd_feat_name(f) : NULL;
 	const char *why;
 
-	emit(w, "feat_id", PD_D_U, f, NULL, 0);
+	pd_dwalk_emit(w, "feat_id", PD_D_U, f, NULL, 0);
 	if (name != NULL)
-		emit(w, "feature", PD_D_STR, 0, name, strlen(name));
+		pd_dwalk_emit(w, "feature", PD_D_STR, 0, name, strlen(name));
 	if (w->bad || w->off >= w->end)
 		return;
 	if (pd_feat_decode(f, w->p + w->off, w->end - w->off, w->v,
 	    &why) < 0)
-		emit(w, "error", PD_D_STR, 0, why, strlen(why));
+		pd_dwalk_emit(w, "error", PD_D_STR, 0, why, strlen(why));
 	w->off = w->end;
 }
 
@@ -426,7 +419,7 @@ int
 pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
     const struct pd_dvisit *v, const char **why)
 {
-	struct walk w;
+	struct pd_dwalk w;
 	uint64_t nr, i;
 	size_t tl = 0;
 
@@ -457,7 +450,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		S32(&w, "pid");
 		S32(&w, "tid");
 		str(&w, "comm", 0);
-		emit(&w, "exec", PD_D_U, rec->misc >> 13 & 1, NULL, 0);
+		pd_dwalk_emit(&w, "exec", PD_D_U, rec->misc >> 13 & 1, NULL, 0);
 		break;
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_FORK:
@@ -487,12 +480,12 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			uint8_t n;
 
-			if (!room(&w, 24))
+			if (!pd_dwalk_room(&w, 24))
 				break;
 			n = w.p[w.off];
 			if (n > 20)
 				n = 20;
-			emit(&w, "build_id", PD_D_BYTES, 0, w.p + w.off + 4, n);
+			pd_dwalk_emit(&w, "build_id", PD_D_BYTES, 0, w.p + w.off + 4, n);
 			w.off += 24;
 		} else {
 			U32(&w, "maj");
@@ -500,8 +493,8 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 			U64(&w, "ino");
 			U64(&w, "ino_generation");
 		}
-		num(&w, "prot", 4, PD_D_X);
-		num(&w, "flags", 4, PD_D_X);
+		pd_dwalk_num(&w, "prot", 4, PD_D_X);
+		pd_dwalk_num(&w, "flags", 4, PD_D_X);
 		str(&w, "filename", 0);
 		break;
 	case PERF_RECORD_AUX:
@@ -521,35 +514,35 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		S32(&w, "next_prev_tid");
 		/* FALLTHROUGH */
 	case PERF_RECORD_SWITCH:
-		emit(&w, "out", PD_D_U, rec->misc >> 13 & 1, NULL, 0);
-		emit(&w, "preempt", PD_D_U, rec->misc >> 14 & 1, NULL, 0);
+		pd_dwalk_emit(&w, "out", PD_D_U, rec->misc >> 13 & 1, NULL, 0);
+		pd_dwalk_emit(&w, "preempt", PD_D_U, rec->misc >> 14 & 1, NULL, 0);
 		break;
 	case PERF_RECORD_NAMESPACES:
 		S32(&w, "pid");
 		S32(&w, "tid");
 		nr = U64(&w, "nr_namespaces");
-		open_(&w, "namespaces", 1);
+		pd_dwalk_open(&w, "namespaces", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
-			open_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			if (i < sizeof(ns_names) / sizeof(ns_names[0]))
-				emit(&w, "name", PD_D_STR, 0, ns_names[i],
+				pd_dwalk_emit(&w, "name", PD_D_STR, 0, ns_names[i],
 				    strlen(ns_names[i]));
 			X64(&w, "dev");
 			U64(&w, "ino");
-			close_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		close_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PERF_RECORD_KSYMBOL:
 		A64(&w, "addr");
 		U32(&w, "len");
 		U16(&w, "ksym_type");
-		num(&w, "flags", 2, PD_D_X);
+		pd_dwalk_num(&w, "flags", 2, PD_D_X);
 		str(&w, "name", 0);
 		break;
 	case PERF_RECORD_BPF_EVENT:
 		U16(&w, "bpf_type");
-		num(&w, "flags", 2, PD_D_X);
+		pd_dwalk_num(&w, "flags", 2, PD_D_X);
 		U32(&w, "id");
 		bytes(&w, "tag", 8);
 		break;
@@ -574,16 +567,16 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	case PD_RECORD_CALLCHAIN_DEFERRED:
 		X64(&w, "cookie");
 		nr = U64(&w, "nr");
-		open_(&w, "ips", 1);
+		pd_dwalk_open(&w, "ips", 1);
 		for (i = 0; i < nr && !w.bad; i++)
-			emit(&w, NULL, PD_D_ADDR, U64(&w, NULL), NULL, 0);
-		close_(&w, 1);
+			pd_dwalk_emit(&w, NULL, PD_D_ADDR, U64(&w, NULL), NULL, 0);
+		pd_dwalk_close(&w, 1);
 		break;
 
 	case PD_RECORD_HEADER_ATTR: {
 		uint32_t asz;
 
-		if (!room(&w, 8))
+		if (!pd_dwalk_room(&w, 8))
 			break;
 		asz = pd_get_u32(w.p + w.off + 4);
 		if (asz == 0)
@@ -595,10 +588,10 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		if (pd_decode_attr(w.p + w.off, asz, v, why) < 0)
 			return -1;
 		w.off += asz;
-		open_(&w, "ids", 1);
+		pd_dwalk_open(&w, "ids", 1);
 		while (w.end - w.off >= 8)
-			emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
-		close_(&w, 1);
+			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
+		pd_dwalk_close(&w, 1);
 		break;
 	}
 	case PD_RECORD_HEADER_EVENT_TYPE:
@@ -612,11 +605,11 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		size_t n = 20;
 
 		S32(&w, "pid");
-		if (!room(&w, 24))
+		if (!pd_dwalk_room(&w, 24))
 			break;
 		if ((rec->misc & 0x8000) && w.p[w.off + 20] <= 20)
 			n = w.p[w.off + 20];
-		emit(&w, "build_id", PD_D_BYTES, 0, w.p + w.off, n);
+		pd_dwalk_emit(&w, "build_id", PD_D_BYTES, 0, w.p + w.off, n);
 		w.off += 24;
 		str(&w, "filename", 0);
 		break;
@@ -626,37 +619,37 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 
 		nr = U64(&w, "nr");
 		guest = nr > 0 && (w.end - w.off) / nr >= 48;
-		open_(&w, "entries", 1);
+		pd_dwalk_open(&w, "entries", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
-			open_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			U64(&w, "id");
 			U64(&w, "idx");
 			S32(&w, "cpu");
 			w.off += 4;
 			S32(&w, "tid");
 			w.off += 4;
-			close_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		close_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		if (guest) {
-			open_(&w, "guest", 1);
+			pd_dwalk_open(&w, "guest", 1);
 			for (i = 0; i < nr && !w.bad; i++) {
-				open_(&w, NULL, 0);
+				pd_dwalk_open(&w, NULL, 0);
 				U64(&w, "machine_pid");
 				U64(&w, "vcpu");
-				close_(&w, 0);
+				pd_dwalk_close(&w, 0);
 			}
-			close_(&w, 1);
+			pd_dwalk_close(&w, 1);
 		}
 		break;
 	}
 	case PD_RECORD_AUXTRACE_INFO:
 		U32(&w, "auxtrace_type");
 		w.off += 4;
-		open_(&w, "priv", 1);
+		pd_dwalk_open(&w, "priv", 1);
 		while (w.end - w.off >= 8)
-			emit(&w, NULL, PD_D_X, U64(&w, NULL), NULL, 0);
-		close_(&w, 1);
+			pd_dwalk_emit(&w, NULL, PD_D_X, U64(&w, NULL), NULL, 0);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_RECORD_AUXTRACE:
 		U64(&w, "data_size");
@@ -687,14 +680,14 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	}
 	case PD_RECORD_THREAD_MAP:
 		nr = U64(&w, "nr");
-		open_(&w, "threads", 1);
+		pd_dwalk_open(&w, "threads", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
-			open_(&w, NULL, 0);
-			num(&w, "pid", 8, PD_D_S);
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "pid", 8, PD_D_S);
 			str(&w, "comm", 16);
-			close_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		close_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_RECORD_CPU_MAP:
 		cpu_map(&w);
@@ -702,14 +695,14 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		break;
 	case PD_RECORD_STAT_CONFIG:
 		nr = U64(&w, "nr");
-		open_(&w, "config", 1);
+		pd_dwalk_open(&w, "config", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
-			open_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			U64(&w, "tag");
 			U64(&w, "val");
-			close_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		close_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_RECORD_STAT:
 		U64(&w, "id");
@@ -736,7 +729,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		case 1: {
 			struct pd_dval d;
 
-			if (!room(&w, 8))
+			if (!pd_dwalk_room(&w, 8))
 				break;
 			memset(&d, 0, sizeof(d));
 			d.name = "scale";
@@ -765,8 +758,8 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		if (w.end - w.off >= 24) {
 			U64(&w, "time_cycles");
 			X64(&w, "time_mask");
-			num(&w, "cap_user_time_zero", 1, PD_D_U);
-			num(&w, "cap_user_time_short", 1, PD_D_U);
+			pd_dwalk_num(&w, "cap_user_time_zero", 1, PD_D_U);
+			pd_dwalk_num(&w, "cap_user_time_short", 1, PD_D_U);
 			w.off = w.end;
 		}
 		break;
@@ -774,7 +767,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		feature(&w, rec);
 		break;
 	case PD_RECORD_COMPRESSED:
-		emit(&w, "data_size", PD_D_U, w.end - w.off, NULL, 0);
+		pd_dwalk_emit(&w, "data_size", PD_D_U, w.end - w.off, NULL, 0);
 		w.off = w.end;
 		break;
 	case PD_RECORD_COMPRESSED2:
@@ -784,14 +777,14 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	case PD_RECORD_BPF_METADATA:
 		str(&w, "prog_name", 512);
 		nr = U64(&w, "nr_entries");
-		open_(&w, "entries", 1);
+		pd_dwalk_open(&w, "entries", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
-			open_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			str(&w, "key", 64);
 			str(&w, "value", 256);
-			close_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		close_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_RECORD_SCHEDSTAT_CPU:
 	case PD_RECORD_SCHEDSTAT_DOMAIN:
@@ -802,10 +795,10 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 			U16(&w, "domain");
 		else
 			w.off += 2;
-		open_(&w, "counters", 1);
+		pd_dwalk_open(&w, "counters", 1);
 		while (w.end - w.off >= 8)
-			emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
-		close_(&w, 1);
+			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_RECORD_FINISHED_ROUND:
 	case PD_RECORD_FINISHED_INIT:

@@ -49,6 +49,28 @@ struct pd_dvisit {
 };
 
 /*
+ * The bounded walker behind every decoder here (records, attrs, feature
+ * bodies): each read checks p[off, end) and sets `bad` instead of
+ * running past it; values go to the visitor.
+ */
+struct pd_dwalk {
+	const unsigned char	*p;
+	size_t			 off, end;
+	const struct pd_dvisit	*v;
+	int			 bad;
+};
+
+void	pd_dwalk_emit(struct pd_dwalk *, const char *name, enum pd_dfmt,
+	    uint64_t u, const void *p, size_t len);
+/* 1 if n more bytes fit, else 0 (and the walk is bad). */
+int	pd_dwalk_room(struct pd_dwalk *, size_t n);
+/* A 1/2/4/8-byte number, visited when name is set; 0 past the end. */
+uint64_t	pd_dwalk_num(struct pd_dwalk *, const char *name, unsigned size,
+		    enum pd_dfmt);
+void	pd_dwalk_open(struct pd_dwalk *, const char *name, int list);
+void	pd_dwalk_close(struct pd_dwalk *, int list);
+
+/*
  * Walks the payload of a record (not a SAMPLE) after its header: every
  * field in record order, then for a kernel record of an event with a
  * sample_id_all trailer, the trailer's fields (pid, tid, time, id,

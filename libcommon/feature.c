@@ -168,89 +168,38 @@ pd_header_info_update(struct pd_header_info *hi, const struct pd_rec *rec)
 	return 0;
 }
 
-/* A bounded walk over a feature body for pd_feat_decode(). */
-struct fwalk {
-	const unsigned char	*p;
-	size_t			 len, off;
-	const struct pd_dvisit	*v;
-	int			 bad;
-};
-
 static void
-fval(struct fwalk *w, const char *name, enum pd_dfmt fmt, uint64_t u,
-    const void *p, size_t len)
-{
-	struct pd_dval d;
-
-	d.name = name;
-	d.fmt = fmt;
-	d.u = u;
-	d.d = 0;
-	d.p = p;
-	d.len = len;
-	w->v->val(w->v->ctx, &d);
-}
-
-static uint64_t
-fnum(struct fwalk *w, const char *name, unsigned size)
-{
-	uint64_t u;
-
-	if (w->bad || w->len - w->off < size) {
-		w->bad = 1;
-		return 0;
-	}
-	u = size == 4 ? pd_get_u32(w->p + w->off) : pd_get_u64(w->p + w->off);
-	w->off += size;
-	if (name != NULL)
-		fval(w, name, PD_D_U, u, NULL, 0);
-	return u;
-}
-
-static void
-fstr(struct fwalk *w, const char *name)
+fstr(struct pd_dwalk *w, const char *name)
 {
 	const char *s;
 	size_t n;
 
-	if (w->bad || pd_feat_string(w->p, w->len, &w->off, &s, &n) < 0) {
+	if (w->bad || pd_feat_string(w->p, w->end, &w->off, &s, &n) < 0) {
 		w->bad = 1;
 		return;
 	}
-	fval(w, name, PD_D_STR, 0, s, n);
-}
-
-static void
-fopen_(struct fwalk *w, const char *name, int list)
-{
-	w->v->open(w->v->ctx, name, list);
-}
-
-static void
-fclose_(struct fwalk *w, int list)
-{
-	w->v->close(w->v->ctx, list);
+	pd_dwalk_emit(w, name, PD_D_STR, 0, s, n);
 }
 
 /* A list of n strings. */
 static void
-fstrs(struct fwalk *w, const char *name, uint64_t n)
+fstrs(struct pd_dwalk *w, const char *name, uint64_t n)
 {
 	uint64_t i;
 
-	fopen_(w, name, 1);
+	pd_dwalk_open(w, name, 1);
 	for (i = 0; i < n && !w->bad; i++)
 		fstr(w, NULL);
-	fclose_(w, 1);
+	pd_dwalk_close(w, 1);
 }
 
 /* Caps a count read from the body by what the body can hold at all. */
 static uint64_t
-fcount(struct fwalk *w, const char *name, unsigned min_item)
+fcount(struct pd_dwalk *w, const char *name, unsigned min_item)
 {
-	uint64_t n = fnum(w, name, 4);
+	uint64_t n = pd_dwalk_num(w, name, 4, PD_D_U);
 
-	if (!w->bad && n > (w->len - w->off) / min_item)
+	if (!w->bad && n > (w->end - w->off) / min_item)
 		w->bad = 1;
 	return w->bad ? 0 : n;
 }
@@ -259,11 +208,11 @@ int
 pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
     const struct pd_dvisit *v, const char **why)
 {
-	struct fwalk w;
+	struct pd_dwalk w;
 	uint64_t n, i, j, m;
 
 	w.p = p;
-	w.len = len;
+	w.end = len;
 	w.off = 0;
 	w.v = v;
 	w.bad = 0;
@@ -277,11 +226,11 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 		fstr(&w, pd_feat_name(f));
 		break;
 	case PD_FEAT_NRCPUS:
-		fnum(&w, "nr_cpus_avail", 4);
-		fnum(&w, "nr_cpus_online", 4);
+		pd_dwalk_num(&w, "nr_cpus_avail", 4, PD_D_U);
+		pd_dwalk_num(&w, "nr_cpus_online", 4, PD_D_U);
 		break;
 	case PD_FEAT_TOTAL_MEM:
-		fnum(&w, "total_mem", 8);
+		pd_dwalk_num(&w, "total_mem", 8, PD_D_U);
 		break;
 	case PD_FEAT_CMDLINE:
 		n = fcount(&w, NULL, 4);
@@ -291,12 +240,12 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 		uint32_t asz;
 
 		n = fcount(&w, "nr_events", 4);
-		asz = fnum(&w, "attr_size", 4);
-		fopen_(&w, "events", 1);
+		asz = pd_dwalk_num(&w, "attr_size", 4, PD_D_U);
+		pd_dwalk_open(&w, "events", 1);
 		for (i = 0; i < n && !w.bad; i++) {
 			const char *ewhy;
 
-			fopen_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			if (asz < PD_ATTR_SIZE_VER0 || len - w.off < asz) {
 				w.bad = 1;
 				break;
@@ -306,14 +255,14 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 			w.off += asz;
 			m = fcount(&w, NULL, 8);
 			fstr(&w, "name");
-			fopen_(&w, "ids", 1);
+			pd_dwalk_open(&w, "ids", 1);
 			for (j = 0; j < m && !w.bad; j++)
-				fval(&w, NULL, PD_D_U, fnum(&w, NULL, 8),
+				pd_dwalk_emit(&w, NULL, PD_D_U, pd_dwalk_num(&w, NULL, 8, PD_D_U),
 				    NULL, 0);
-			fclose_(&w, 1);
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 1);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	}
 	case PD_FEAT_CPU_TOPOLOGY:
@@ -323,161 +272,161 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 		fstrs(&w, "thread_siblings", n);
 		/* Per-cpu ids need NRCPUS; they stay as bytes. */
 		if (!w.bad && w.off < len)
-			fval(&w, "cpu_ids", PD_D_BYTES, 0, p + w.off,
+			pd_dwalk_emit(&w, "cpu_ids", PD_D_BYTES, 0, p + w.off,
 			    len - w.off);
 		w.off = len;
 		break;
 	case PD_FEAT_NUMA_TOPOLOGY:
 		n = fcount(&w, "nr", 24);
-		fopen_(&w, "nodes", 1);
+		pd_dwalk_open(&w, "nodes", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
-			fnum(&w, "node", 4);
-			fnum(&w, "mem_total", 8);
-			fnum(&w, "mem_free", 8);
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "node", 4, PD_D_U);
+			pd_dwalk_num(&w, "mem_total", 8, PD_D_U);
+			pd_dwalk_num(&w, "mem_free", 8, PD_D_U);
 			fstr(&w, "cpus");
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_PMU_MAPPINGS:
 		n = fcount(&w, "nr", 8);
-		fopen_(&w, "pmus", 1);
+		pd_dwalk_open(&w, "pmus", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
-			fnum(&w, "type", 4);
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "type", 4, PD_D_U);
 			fstr(&w, "name");
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_GROUP_DESC:
 		n = fcount(&w, "nr", 12);
-		fopen_(&w, "groups", 1);
+		pd_dwalk_open(&w, "groups", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			fstr(&w, "name");
-			fnum(&w, "leader_idx", 4);
-			fnum(&w, "nr_members", 4);
-			fclose_(&w, 0);
+			pd_dwalk_num(&w, "leader_idx", 4, PD_D_U);
+			pd_dwalk_num(&w, "nr_members", 4, PD_D_U);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_CACHE:
-		fnum(&w, "cache_version", 4);
+		pd_dwalk_num(&w, "cache_version", 4, PD_D_U);
 		n = fcount(&w, "nr", 28);
-		fopen_(&w, "caches", 1);
+		pd_dwalk_open(&w, "caches", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
-			fnum(&w, "level", 4);
-			fnum(&w, "line_size", 4);
-			fnum(&w, "sets", 4);
-			fnum(&w, "ways", 4);
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "level", 4, PD_D_U);
+			pd_dwalk_num(&w, "line_size", 4, PD_D_U);
+			pd_dwalk_num(&w, "sets", 4, PD_D_U);
+			pd_dwalk_num(&w, "ways", 4, PD_D_U);
 			fstr(&w, "type");
 			fstr(&w, "size");
 			fstr(&w, "map");
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_SAMPLE_TIME:
-		fnum(&w, "first_sample_time", 8);
-		fnum(&w, "last_sample_time", 8);
+		pd_dwalk_num(&w, "first_sample_time", 8, PD_D_U);
+		pd_dwalk_num(&w, "last_sample_time", 8, PD_D_U);
 		break;
 	case PD_FEAT_MEM_TOPOLOGY:
-		fnum(&w, "mem_version", 8);
-		fnum(&w, "block_size", 8);
-		n = fnum(&w, "nr", 8);
+		pd_dwalk_num(&w, "mem_version", 8, PD_D_U);
+		pd_dwalk_num(&w, "block_size", 8, PD_D_U);
+		n = pd_dwalk_num(&w, "nr", 8, PD_D_U);
 		if (n > len / 24)
 			w.bad = 1;
-		fopen_(&w, "nodes", 1);
+		pd_dwalk_open(&w, "nodes", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
-			fnum(&w, "node", 8);
-			fnum(&w, "size", 8);
-			m = fnum(&w, "nbits", 8);
-			fopen_(&w, "bitmap", 1);
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "node", 8, PD_D_U);
+			pd_dwalk_num(&w, "size", 8, PD_D_U);
+			m = pd_dwalk_num(&w, "nbits", 8, PD_D_U);
+			pd_dwalk_open(&w, "bitmap", 1);
 			for (j = 0; j < (m + 63) / 64 && !w.bad; j++) {
-				uint64_t word = fnum(&w, NULL, 8);
+				uint64_t word = pd_dwalk_num(&w, NULL, 8, PD_D_U);
 
 				if (!w.bad)
-					fval(&w, NULL, PD_D_X, word, NULL, 0);
+					pd_dwalk_emit(&w, NULL, PD_D_X, word, NULL, 0);
 			}
-			fclose_(&w, 1);
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 1);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_CLOCKID:
-		fnum(&w, "clockid_res_ns", 8);
+		pd_dwalk_num(&w, "clockid_res_ns", 8, PD_D_U);
 		break;
 	case PD_FEAT_DIR_FORMAT:
-		fnum(&w, "dir_version", 8);
+		pd_dwalk_num(&w, "dir_version", 8, PD_D_U);
 		break;
 	case PD_FEAT_BPF_PROG_INFO:
 	case PD_FEAT_BPF_BTF:
-		fnum(&w, "count", 4);
+		pd_dwalk_num(&w, "count", 4, PD_D_U);
 		if (!w.bad && w.off < len)
-			fval(&w, "data_size", PD_D_U, len - w.off, NULL, 0);
+			pd_dwalk_emit(&w, "data_size", PD_D_U, len - w.off, NULL, 0);
 		w.off = len;
 		break;
 	case PD_FEAT_COMPRESSED:
-		fnum(&w, "comp_version", 4);
-		fnum(&w, "comp_type", 4);
-		fnum(&w, "level", 4);
-		fnum(&w, "ratio", 4);
-		fnum(&w, "mmap_len", 4);
+		pd_dwalk_num(&w, "comp_version", 4, PD_D_U);
+		pd_dwalk_num(&w, "comp_type", 4, PD_D_U);
+		pd_dwalk_num(&w, "level", 4, PD_D_U);
+		pd_dwalk_num(&w, "ratio", 4, PD_D_U);
+		pd_dwalk_num(&w, "mmap_len", 4, PD_D_U);
 		break;
 	case PD_FEAT_CPU_PMU_CAPS:
 		n = fcount(&w, "nr", 8);
-		fopen_(&w, "caps", 1);
+		pd_dwalk_open(&w, "caps", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			fstr(&w, "name");
 			fstr(&w, "value");
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_CLOCK_DATA:
-		fnum(&w, "clock_version", 4);
-		fnum(&w, "clockid", 4);
-		fnum(&w, "tod_ns", 8);
-		fnum(&w, "clockid_ns", 8);
+		pd_dwalk_num(&w, "clock_version", 4, PD_D_U);
+		pd_dwalk_num(&w, "clockid", 4, PD_D_U);
+		pd_dwalk_num(&w, "tod_ns", 8, PD_D_U);
+		pd_dwalk_num(&w, "clockid_ns", 8, PD_D_U);
 		break;
 	case PD_FEAT_HYBRID_TOPOLOGY:
 		n = fcount(&w, "nr", 8);
-		fopen_(&w, "nodes", 1);
+		pd_dwalk_open(&w, "nodes", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			fstr(&w, "pmu_name");
 			fstr(&w, "cpus");
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	case PD_FEAT_PMU_CAPS:
 		n = fcount(&w, "nr_pmus", 4);
-		fopen_(&w, "pmus", 1);
+		pd_dwalk_open(&w, "pmus", 1);
 		for (i = 0; i < n && !w.bad; i++) {
-			fopen_(&w, NULL, 0);
+			pd_dwalk_open(&w, NULL, 0);
 			m = fcount(&w, "nr_caps", 8);
-			fopen_(&w, "caps", 1);
+			pd_dwalk_open(&w, "caps", 1);
 			for (j = 0; j < m && !w.bad; j++) {
-				fopen_(&w, NULL, 0);
+				pd_dwalk_open(&w, NULL, 0);
 				fstr(&w, "name");
 				fstr(&w, "value");
-				fclose_(&w, 0);
+				pd_dwalk_close(&w, 0);
 			}
-			fclose_(&w, 1);
+			pd_dwalk_close(&w, 1);
 			fstr(&w, "pmu_name");
-			fclose_(&w, 0);
+			pd_dwalk_close(&w, 0);
 		}
-		fclose_(&w, 1);
+		pd_dwalk_close(&w, 1);
 		break;
 	default:
 		if (len > 0)
-			fval(&w, "data", PD_D_BYTES, 0, p, len);
+			pd_dwalk_emit(&w, "data", PD_D_BYTES, 0, p, len);
 		w.off = len;
 	}
 	if (w.bad) {
