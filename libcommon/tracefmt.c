@@ -64,6 +64,8 @@ int
 pd_tracefmt_add(struct pd_tracefmt *tf, const void *p, size_t len,
     const char **why)
 {
+	if (len == 0)
+		return 0;	/* nothing to copy, and maybe no buffer yet */
 	if (len > PD_TRACEFMT_MAX - tf->len) {
 		*why = "tracing data larger than 64 MiB";
 		return -1;
