@@ -13,6 +13,7 @@
 
 #include "libcommon/evlist.h"
 #include "libcommon/perf.h"
+#include "libcommon/pipebuf.h"
 #include "libcommon/swap.h"
 #include "libcommon/tracefmt.h"
 #include "libcommon/zdec.h"
@@ -297,6 +298,7 @@ pd_reader_fdopen(int fd, const char *name, int flags, struct pd_err *err)
 		goto fail;
 	}
 	rd->fd = fd;
+	pd_pipe_grow(fd);
 	rd->flags = flags;
 	rd->err.input = rd->name;
 	rd->limit = UINT64_MAX;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "libcommon/perf.h"
+#include "libcommon/pipebuf.h"
 #include "libcommon/record.h"
 
 #define WBUF_SIZE	(1024 * 1024)
@@ -31,6 +32,7 @@ pd_writer_new(int fd)
 		return NULL;
 	}
 	w->fd = fd;
+	pd_pipe_grow(fd);
 	return w;
 }
 

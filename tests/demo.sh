@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make demo: real perf pipelines through the pdtools, end to end.
+# make demo: real pipelines through the pdtools, end to end.
+#   0. pdrecord | pdsort | pdstat, and pdrecord | perf report --stats -i -
 #   1. perf record -o - | pdcat | perf report --stats -i -
 #   2. a file-mode perf.data turned into a stream by pdcat, read by
 #      perf script -i -, compared with perf script on the file itself
@@ -34,6 +35,23 @@ rec() { perf record -q -e cpu-clock -F 999 -g "$@" -- sh -c "$spin"; }
 samples() {	# the SAMPLE count in perf report --stats output
 	awk '/^ *SAMPLE events:/ { print $3; exit }'
 }
+
+echo "== 0. pdrecord -g | pdsort | pdstat; pdrecord | perf report --stats -i -"
+if command -v pdrecord >/dev/null 2>&1; then
+	pdrecord -q -e cpu-clock -F 999 -g -- sh -c "$spin" 2> rec.err |
+	    pdsort 2> sort.err | pdstat > pdstat.txt 2> stat.err ||
+		die "pipeline 0 failed: $(cat rec.err sort.err stat.err)"
+	sed -n '1,20p' pdstat.txt | sed 's/^/   | /'
+	pdrecord -q -e cpu-clock -F 999 -g -- sh -c "$spin" 2> rec.err |
+	    perf report --stats -i - > stats0.txt 2> report.err ||
+		die "pdrecord | perf report failed: $(cat rec.err report.err)"
+	n0=$(samples < stats0.txt)
+	[ "${n0:-0}" -gt 0 ] || die "perf report counted no samples"
+	echo "   perf report read $n0 samples from pdrecord's stream"
+else
+	echo "   (pdrecord not built)"
+fi
+echo
 
 echo "== 1. perf record -o - | pdcat | perf report --stats -i -"
 rec -o - 2> rec.err | pdcat 2> cat.err | perf report --stats -i - \
