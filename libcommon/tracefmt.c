@@ -308,6 +308,8 @@ parse_field(struct pd_tf_field *f, const char *line, const char *end,
 
 			es = n > 0 && size % n == 0 ? size / n : 1;
 		}
+		if (es == 0)
+			es = 1;		/* a zero size or sizeof(long) */
 		f->elem_size = es;
 		f->nelem = size / es;
 		f->kind = strcmp(type, "char") == 0 ? PD_TF_STRING :
