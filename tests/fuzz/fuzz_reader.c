@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: the reader (pipe and file mode, either byte order,
  * compressed or not) with everything a tool does to each record: sample
- * and trailer parsing, id rewriting, header facts, payloads.
+ * and trailer parsing, id rewriting, header facts, payloads, and the
+ * decoders behind pddump (records, attrs, feature bodies).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "libcommon/decode.h"
 #include "libcommon/evlist.h"
 #include "libcommon/feature.h"
 #include "libcommon/ids.h"
@@ -25,6 +27,27 @@ bump(void *ctx, uint64_t id)
 	return id + 1;
 }
 
+/* A visitor that touches every value, as a printer would. */
+static void
+val(void *ctx, const struct pd_dval *v)
+{
+	unsigned *sum = ctx;
+
+	*sum += (unsigned)v->u + (unsigned)v->len;
+	if (v->p != NULL && v->len > 0)
+		*sum += ((const unsigned char *)v->p)[v->len - 1];
+}
+
+static void
+open_close(void *ctx, const char *name, int list)
+{
+}
+
+static void
+close_(void *ctx, int list)
+{
+}
+
 static void
 walk(int fd, int flags)
 {
@@ -36,6 +59,8 @@ walk(int fd, int flags)
 	struct pd_rec rec;
 	const unsigned char *p;
 	const char *why;
+	unsigned dsum = 0;
+	struct pd_dvisit dv = { val, open_close, close_, &dsum };
 
 	lseek(fd, 0, SEEK_SET);
 	if ((rd = pd_reader_fdopen(fd, "fuzz", flags, &err)) == NULL)
@@ -66,6 +91,13 @@ walk(int fd, int flags)
 		} else if (ev != NULL && pd_rec_is_kernel(rec.type))
 			pd_sample_id_parse(ev, &rec, &s, &why);
 		pd_rec_time(ev, &rec);
+		if (rec.type != PERF_RECORD_SAMPLE)
+			pd_decode_rec(&rec, ev, &dv, &why);
+		if (rec.type == PD_RECORD_HEADER_ATTR && rec.size > 8)
+			pd_decode_attr(rec.data + 8, rec.size - 8, &dv, &why);
+		if (pd_feat_id(&rec) >= 0)
+			pd_feat_decode(pd_feat_id(&rec), rec.data + 16,
+			    rec.size - 16, &dv, &why);
 		memcpy(scratch, rec.data, rec.size);
 		pd_ids_map(el, &rec, scratch, bump, NULL, &why);
 		if (rec.payload && (rec.type & 1))
