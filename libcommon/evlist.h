@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct pd_rec;
+struct pd_tracefmt;
 
 /* perf_event_attr decoded from any attr.size, in native byte order. */
 struct pd_attr {
@@ -60,6 +61,8 @@ struct pd_evlist {
 	int		*id_vals;
 	size_t		 id_cap;
 	size_t		 id_n;
+	/* event formats for RAW conversion (swap.h); not owned */
+	const struct pd_tracefmt *tf;
 };
 
 void	pd_evlist_init(struct pd_evlist *);

@@ -15,6 +15,7 @@
 #include "libcommon/perf.h"
 #include "libcommon/pipebuf.h"
 #include "libcommon/swap.h"
+#include "libcommon/tracefmt.h"
 #include "libcommon/zdec.h"
 
 /*
@@ -87,6 +88,10 @@ struct pd_reader {
 	unsigned	 ndropped;
 	char		 dropped[128];
 	unsigned	 ninexact;	/* records swapped only in part */
+	/* foreign input: the tracing blob made native, handed out whole */
+	unsigned char	*tblob;
+	size_t		 tblob_len, tblob_pos;
+	struct pd_tracefmt *tf;		/* its formats, for RAW data */
 	const char	*inexact;
 };
 
@@ -375,6 +380,8 @@ pd_reader_close(struct pd_reader *rd)
 		close(rd->fd);
 	pd_zdec_free(rd->zdec);
 	pd_evlist_free(&rd->evlist);
+	pd_tracefmt_free(rd->tf);
+	free(rd->tblob);
 	free(rd->synth);
 	free(rd->desc);
 	free(rd->buf);
@@ -596,6 +603,12 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 	size_t avail;
 	int r;
 
+	if (rd->tblob != NULL) {
+		*p = rd->tblob + rd->tblob_pos;
+		avail = rd->tblob_len - rd->tblob_pos;
+		rd->tblob_pos = rd->tblob_len;
+		return avail;
+	}
 	if (rd->payload_left == 0) {
 		if (rd->payload_pad == 0)
 			return 0;
@@ -1029,6 +1042,58 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	return 1;
 }
 
+/*
+ * Foreign input: collects the tracing blob (bounded), turns it native
+ * and parses its formats, so that RAW data of the samples after it are
+ * converted too (swap.h); pd_reader_payload() then hands it out whole.
+ */
+static int
+tracing_native(struct pd_reader *rd, struct pd_rec *rec)
+{
+	const unsigned char *p;
+	const char *why;
+	unsigned char *b;
+	size_t len = 0;
+	ssize_t n;
+	int r;
+
+	if (rec->payload > PD_TRACEFMT_MAX)
+		return pd_err_set(&rd->err, rec->offset, "tracing data "
+		    "larger than 64 MiB");
+	if ((b = malloc(rec->payload)) == NULL)
+		return pd_err_io(&rd->err, ENOMEM, "tracing data");
+	while ((n = pd_reader_payload(rd, &p)) > 0) {
+		if ((size_t)n > rec->payload - len) {
+			free(b);
+			return pd_err_set(&rd->err, rec->offset, "tracing "
+			    "data longer than its record says");
+		}
+		memcpy(b + len, p, n);
+		len += n;
+	}
+	if (n < 0) {
+		free(b);
+		return -1;
+	}
+	rd->tblob = b;
+	rd->tblob_len = len;
+	rd->tblob_pos = 0;
+	if ((r = pd_swap_tracing(b, len, 1, &why)) < 0)
+		return pd_err_set(&rd->err, rec->offset, "tracing data: %s",
+		    why);
+	if (r == 0)
+		return 0;	/* it says its own order: RAW stays too */
+	if (rd->tf == NULL && (rd->tf = pd_tracefmt_new()) == NULL)
+		return pd_err_io(&rd->err, ENOMEM, "tracing data");
+	if (pd_tracefmt_add(rd->tf, b, len, &why) < 0)
+		return pd_err_set(&rd->err, rec->offset, "tracing data: %s",
+		    why);
+	/* formats it could not parse leave their RAW data counted */
+	(void)pd_tracefmt_finish(rd->tf, &why);
+	rd->evlist.tf = rd->tf;
+	return 0;
+}
+
 int
 pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 {
@@ -1036,6 +1101,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 
 	if (skip_payload(rd) < 0)
 		return -1;
+	free(rd->tblob);
+	rd->tblob = NULL;
 	rd->pos += rd->skip_after;
 	rd->skip_after = 0;
 	for (;;) {
@@ -1106,6 +1173,10 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 	}
 got:
 	if (r > 0 && track(rd, rec) < 0)
+		return -1;
+	if (r > 0 && rd->swapped && rec->type ==
+	    PD_RECORD_HEADER_TRACING_DATA && rec->payload > 0 &&
+	    tracing_native(rd, rec) < 0)
 		return -1;
 	return r;
 }

@@ -3,9 +3,11 @@
 
 #include <byteswap.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libcommon/evlist.h"
 #include "libcommon/perf.h"
+#include "libcommon/tracefmt.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_BE	1
@@ -25,6 +27,7 @@ struct sw {
 	int		 in;		/* 1: foreign -> native */
 	int		 left;		/* something was left as it was */
 	const char	*why;
+	const struct pd_tracefmt *tf;	/* RAW layouts (native blob) */
 };
 
 static int
@@ -261,7 +264,7 @@ swap_attr(struct sw *s, size_t base, size_t len)
 int
 pd_swap_attr(unsigned char *p, size_t len)
 {
-	struct sw s = { p, len, 1, 0, NULL };
+	struct sw s = { p, len, 1, 0, NULL, NULL };
 
 	if (len < PD_ATTR_SIZE_VER0)
 		return -1;
@@ -374,6 +377,91 @@ swap_regs(struct sw *s, size_t *off, uint64_t mask, const char *what)
 	}								\
 } while (0)
 
+/* n elements of `size` bytes at off; sizes 1 and others stay bytes. */
+static void
+xn(struct sw *s, size_t off, unsigned size, size_t n)
+{
+	for (; n > 0; n--, off += size)
+		if (size == 2)
+			x16(s, off);
+		else if (size == 4)
+			x32(s, off);
+		else if (size == 8)
+			x64(s, off);
+}
+
+/*
+ * Tracepoint RAW data at off, n bytes: each field of the event's format
+ * at its element size; texts stay bytes. The format is found by
+ * common_type (a u16 at the start, in the writer's order), else by
+ * attr.config. Without one the data are left as the writer's.
+ */
+static void
+swap_raw(struct sw *s, const struct pd_attr *a, size_t off, size_t n)
+{
+	const struct pd_tf_event *e = NULL;
+	const struct pd_tf_field *f;
+	uint32_t d, at, sz;
+	size_t i;
+
+	if (n == 0)
+		return;
+	if (s->tf == NULL || a->type != 2 /* tracepoint */) {
+		leave(s, "RAW data of an unknown format");
+		return;
+	}
+	if (n >= 2) {
+		uint16_t id = pd_get_u16(s->p + off);
+
+		e = pd_tracefmt_event(s->tf, s->in ? bswap_16(id) : id);
+	}
+	if (e == NULL)
+		e = pd_tracefmt_event(s->tf, (uint32_t)a->config);
+	if (e == NULL) {
+		leave(s, "RAW data of an unknown format");
+		return;
+	}
+	for (i = 0; i < e->nfields; i++) {
+		f = &e->fields[i];
+		if ((uint64_t)f->offset + f->size > n) {
+			leave(s, "RAW data shorter than its format");
+			continue;
+		}
+		switch (f->kind) {
+		case PD_TF_NUM:
+			xn(s, off + f->offset, f->size, 1);
+			break;
+		case PD_TF_ARRAY:
+			if (!f->is_char && f->elem_size > 1)
+				xn(s, off + f->offset, f->elem_size,
+				    f->size / f->elem_size);
+			break;
+		case PD_TF_STRING:
+			break;
+		case PD_TF_DATA_LOC:
+		case PD_TF_REL_LOC:
+			if (f->size != 4) {
+				leave(s, "a RAW dynamic field descriptor that "
+				    "is not a u32");
+				break;
+			}
+			d = x32(s, off + f->offset);
+			at = d & 0xffff;
+			sz = d >> 16;
+			if (f->kind == PD_TF_REL_LOC)
+				at += f->offset + f->size;
+			if ((uint64_t)at + sz > n) {
+				leave(s, "a RAW dynamic field past the data");
+				break;
+			}
+			if (!f->is_char && f->elem_size > 1)
+				xn(s, off + at, f->elem_size,
+				    sz / f->elem_size);
+			break;
+		}
+	}
+}
+
 static int
 swap_sample(struct sw *s, const struct pd_evsel *ev)
 {
@@ -425,13 +513,14 @@ swap_sample(struct sw *s, const struct pd_evsel *ev)
 		off += 8 * n;
 	}
 	if (st & PERF_SAMPLE_RAW) {
-		/* u32 size; the data are the writer's (see swap.h) */
+		/* u32 size, then fields by the event's format */
 		if (!fits(s, off, 4))
 			return bad(s, "raw size runs past the record");
 		v = x32(s, off);
 		off += 4;
 		if (!fits(s, off, v))
 			return bad(s, "raw data runs past the record");
+		swap_raw(s, a, off, v);
 		off += v;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
@@ -782,6 +871,7 @@ swap_user(struct sw *s, const struct pd_evlist *el, uint32_t type,
 		f.in = s->in;
 		f.left = 0;
 		f.why = NULL;
+		f.tf = NULL;
 		r = swap_feature(&f, v);
 		if (r < 0 || f.left) {
 			s->why = f.why;
@@ -916,6 +1006,94 @@ fcpu_topology(struct sw *s, size_t *off)
 	return 0;
 }
 
+/*
+ * The tracing-data blob (FORMAT.md B.7): magic, version, endian flag,
+ * long size, u32 page size, header_page and header_event (u64 lengths),
+ * u32 count of ftrace formats, u32 nr_systems each with a u32 count of
+ * formats (u64 lengths), u32 kallsyms and printk lengths, u64 cmdlines
+ * length (version 0.6 on). Texts stay bytes; what follows is pad. The
+ * flag must say the order being converted from, else the blob is left
+ * as it is (it says its own order) and 0 returned; 1 when converted.
+ */
+static int
+swap_tracing(struct sw *s)
+{
+	const unsigned char *z;
+	const char *ver;
+	size_t off = PD_TRACING_MAGIC_LEN;
+	uint64_t q;
+	uint32_t n, m, i, j;
+	int from_be = s->in ? !HOST_BE : HOST_BE;
+
+	if (s->len < off || memcmp(s->p, PD_TRACING_MAGIC, off) != 0)
+		return bad(s, "bad tracing data magic");
+	ver = (const char *)s->p + off;
+	if ((z = memchr(s->p + off, '\0', s->len - off)) == NULL ||
+	    s->len - (size_t)(z + 1 - s->p) < 2)
+		return bad(s, "truncated tracing data header");
+	off = z + 1 - s->p;
+	if ((s->p[off] != 0) != from_be)
+		return 0;
+	s->p[off] = !from_be;
+	off += 2;
+	if (fw32(s, &off, &n) < 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if ((z = memchr(s->p + off, '\0', s->len - off)) == NULL)
+			return bad(s, "truncated tracing data header");
+		off = z + 1 - s->p;
+		if (fw64(s, &off, &q) < 0 || q > s->len - off)
+			return bad(s, "tracing data header runs past its end");
+		off += q;
+	}
+	if (fw32(s, &off, &n) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (fw64(s, &off, &q) < 0 || q > s->len - off)
+			return bad(s, "ftrace format runs past the tracing "
+			    "data");
+		off += q;
+	}
+	if (fw32(s, &off, &n) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((z = memchr(s->p + off, '\0', s->len - off)) == NULL)
+			return bad(s, "system name runs past the tracing "
+			    "data");
+		off = z + 1 - s->p;
+		if (fw32(s, &off, &m) < 0)
+			return -1;
+		for (j = 0; j < m; j++) {
+			if (fw64(s, &off, &q) < 0 || q > s->len - off)
+				return bad(s, "event format runs past the "
+				    "tracing data");
+			off += q;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		if (fw32(s, &off, &n) < 0 || n > s->len - off)
+			return bad(s, "kallsyms or printk runs past the "
+			    "tracing data");
+		off += n;
+	}
+	if (strcmp(ver, "0.6") >= 0 && off < s->len) {
+		if (fw64(s, &off, &q) < 0 || q > s->len - off)
+			return bad(s, "cmdlines run past the tracing data");
+	}
+	return 1;
+}
+
+int
+pd_swap_tracing(unsigned char *p, size_t len, int in, const char **why)
+{
+	struct sw s = { p, len, in, 0, NULL, NULL };
+	int r;
+
+	r = swap_tracing(&s);
+	*why = s.why;
+	return r;
+}
+
 static int
 swap_feature(struct sw *s, uint64_t feat)
 {
@@ -927,8 +1105,10 @@ swap_feature(struct sw *s, uint64_t feat)
 		return 0;		/* end marker, or an empty section */
 	switch (feat) {
 	case PD_FEAT_TRACING_DATA:
-		/* the blob says its own byte order */
-		return 0;
+		if (swap_tracing(s) < 0)
+			return -1;
+		off = s->len;	/* the pad after it */
+		break;
 	case PD_FEAT_BUILD_ID:
 		/* perf_record_header_build_id entries back to back */
 		while (off + 12 <= s->len) {
@@ -1110,7 +1290,7 @@ swap_feature(struct sw *s, uint64_t feat)
 int
 pd_swap_feature(unsigned feat, unsigned char *p, size_t len)
 {
-	struct sw s = { p, len, 1, 0, NULL };
+	struct sw s = { p, len, 1, 0, NULL, NULL };
 
 	if (swap_feature(&s, feat) < 0)
 		return -1;
@@ -1163,7 +1343,8 @@ swap_body(struct sw *s, const struct pd_evlist *el, uint32_t type,
 int
 pd_swap_rec(const struct pd_evlist *el, unsigned char *p, const char **why)
 {
-	struct sw s = { p, pd_get_u16(p + 6), 1, 0, NULL };
+	struct sw s = { p, pd_get_u16(p + 6), 1, 0, NULL,
+	    el != NULL ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
@@ -1179,7 +1360,8 @@ int
 pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
     const char **why)
 {
-	struct sw s = { p, pd_get_u16(p + 6), 0, 0, NULL };
+	struct sw s = { p, pd_get_u16(p + 6), 0, 0, NULL,
+	    el != NULL ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;

@@ -10,9 +10,11 @@
  * a SAMPLE whose event is unknown, bytes of an unknown layout) is left
  * as it is (or, for a SAMPLE, swapped as u64s as perf does) and the call
  * returns 1 with *why naming it, so that the caller can count and say
- * so. Byte arrays (strings, RAW data, user stack bytes, AUX data, build
- * ids, the tracing-data blob) are never touched: they are the writer's
- * bytes, and the tracing blob says its own byte order.
+ * so. Byte arrays (strings, user stack bytes, AUX data, build ids) are
+ * never touched. Tracepoint RAW data are converted field by field when
+ * the event list carries the event formats (pd_evlist.tf, from a native
+ * tracing-data blob), else left and counted; the blob itself is
+ * converted by pd_swap_tracing().
  */
 #ifndef PD_SWAP_H
 #define PD_SWAP_H
@@ -43,6 +45,16 @@ int	pd_swap_rec(const struct pd_evlist *el, unsigned char *p,
  */
 int	pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
 	    const char **why);
+
+/*
+ * The tracing-data blob (len bytes, pad allowed) between byte orders in
+ * place: in = 1 foreign to native, 0 native to foreign; its endian flag
+ * and every number, texts left as bytes. Returns 1 when converted, 0
+ * when its flag does not say the order converted from (it is left: the
+ * blob says its own order), -1 (*why) when it is malformed; then it is
+ * partly converted.
+ */
+int	pd_swap_tracing(unsigned char *p, size_t len, int in, const char **why);
 
 /* A foreign perf_event_attr of `len` bytes to native, in place; 0 or -1. */
 int	pd_swap_attr(unsigned char *p, size_t len);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "libcommon/tracefmt.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,8 @@ int
 pd_tracefmt_add(struct pd_tracefmt *tf, const void *p, size_t len,
     const char **why)
 {
+	if (len == 0)
+		return 0;	/* nothing to copy, and maybe no buffer yet */
 	if (len > PD_TRACEFMT_MAX - tf->len) {
 		*why = "tracing data larger than 64 MiB";
 		return -1;
@@ -129,6 +132,15 @@ get_text(struct cur *c, unsigned lsize, struct pd_tf_span *sp)
 	return 0;
 }
 
+/* Whether [q, le) starts with pfx, never looking past le. */
+static int
+starts(const char *q, const char *le, const char *pfx)
+{
+	size_t n = strlen(pfx);
+
+	return (size_t)(le - q) >= n && memcmp(q, pfx, n) == 0;
+}
+
 static char *
 dupn(const char *s, size_t n)
 {
@@ -170,6 +182,33 @@ type_size(const char *t, unsigned long_size)
 	return 0;
 }
 
+/*
+ * A decimal number at p, read no further than e: the blob is not NUL-
+ * terminated, so strtol could run past its end. -1 when there is none.
+ */
+static long
+numn(const char *p, const char *e)
+{
+	long v = 0;
+	int neg = 0, any = 0;
+
+	while (p < e && *p == ' ')
+		p++;
+	if (p < e && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	for (; p < e && *p >= '0' && *p <= '9'; p++) {
+		if (v > (LONG_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*p - '0');
+		any = 1;
+	}
+	if (!any)
+		return -1;
+	return neg ? -v : v;
+}
+
 /* Reads "key:<digits>" from within [s, e); -1 when absent. */
 static long
 attr_num(const char *s, const char *e, const char *key)
@@ -179,7 +218,7 @@ attr_num(const char *s, const char *e, const char *key)
 
 	for (q = s; q + kl <= e; q++)
 		if (memcmp(q, key, kl) == 0)
-			return strtol(q + kl, NULL, 10);
+			return numn(q + kl, e);
 	return -1;
 }
 
@@ -313,16 +352,16 @@ parse_format(struct pd_tracefmt *tf, const char *sys, const char *txt,
 				common = 0;	/* blank: end of common */
 			continue;
 		}
-		if (strncmp(q, "name:", 5) == 0 && e.name == NULL) {
+		if (starts(q, le, "name:") && e.name == NULL) {
 			q += 5;
 			while (q < le && *q == ' ')
 				q++;
 			e.name = dupn(q, le - q);
-		} else if (strncmp(q, "ID:", 3) == 0) {
-			id = strtol(q + 3, NULL, 10);
+		} else if (starts(q, le, "ID:")) {
+			id = numn(q + 3, le);
 			have_id = 1;
-		} else if (strncmp(q, "field:", 6) == 0 ||
-		    strncmp(q, "field special:", 14) == 0) {
+		} else if (starts(q, le, "field:") ||
+		    starts(q, le, "field special:")) {
 			struct pd_tf_field *nf;
 
 			if (q[5] == ' ')
@@ -341,7 +380,7 @@ parse_format(struct pd_tracefmt *tf, const char *sys, const char *txt,
 				goto bad;
 			}
 			e.nfields++;
-		} else if (strncmp(q, "print fmt:", 10) == 0) {
+		} else if (starts(q, le, "print fmt:")) {
 			q += 10;
 			while (q < end && *q == ' ')
 				q++;

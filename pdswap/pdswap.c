@@ -12,11 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/evlist.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
 #include "libcommon/reader.h"
 #include "libcommon/swap.h"
+#include "libcommon/tracefmt.h"
 #include "libcommon/writer.h"
 
 #include "zswap.h"
@@ -87,6 +89,74 @@ zfail(struct pd_reader *rd, struct pd_err *e)
 	return 0;
 }
 
+/*
+ * The tracing blob (native from the reader) in the output's order: its
+ * numbers and flag, and its formats kept for the RAW data that follow
+ * (when the reader has none: native input). Returns 1, 0 on bad input
+ * (said), -1 on a write error.
+ */
+static int
+tracing_out(struct pd_reader *rd, const struct pd_rec *rec,
+    struct pd_tracefmt **tf, struct pd_writer *w)
+{
+	struct pd_evlist *el = pd_reader_evlist(rd);
+	const unsigned char *p;
+	const char *why = NULL;
+	unsigned char *b;
+	size_t len = 0;
+	ssize_t n;
+	struct pd_err e;
+
+	if (rec->payload > PD_TRACEFMT_MAX) {
+		why = "tracing data larger than 64 MiB";
+		goto bad;
+	}
+	if ((b = malloc(rec->payload)) == NULL) {
+		why = "out of memory";
+		goto bad;
+	}
+	while ((n = pd_reader_payload(rd, &p)) > 0 &&
+	    (size_t)n <= rec->payload - len) {
+		memcpy(b + len, p, n);
+		len += n;
+	}
+	if (n != 0) {
+		free(b);
+		if (n < 0) {
+			pd_print_err(pd_reader_err(rd));
+			return 0;
+		}
+		why = "tracing data longer than its record says";
+		goto bad;
+	}
+	if (el->tf == NULL) {
+		if (*tf == NULL && (*tf = pd_tracefmt_new()) == NULL) {
+			free(b);
+			why = "out of memory";
+			goto bad;
+		}
+		/* formats it cannot parse leave their RAW data counted */
+		if (pd_tracefmt_add(*tf, b, len, &why) == 0)
+			(void)pd_tracefmt_finish(*tf, &why);
+		el->tf = *tf;
+	}
+	if (pd_swap_tracing(b, len, 0, &why) < 0) {
+		free(b);
+		goto bad;
+	}
+	n = pd_writer_put(w, b, len);
+	free(b);
+	return n < 0 ? -1 : 1;
+bad:
+	if (pd_writer_flush(w) < 0)
+		return -1;
+	e = *pd_reader_err(rd);
+	pd_err_set(&e, rec->offset, "tracing data: %s", why);
+	e.input = pd_reader_name(rd);
+	pd_print_err(&e);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -105,6 +175,7 @@ main(int argc, char **argv)
 	struct pd_err err;
 	struct pd_rec rec;
 	struct zswap *z = NULL;
+	struct pd_tracefmt *tf = NULL;
 	enum order order = TO_NATIVE;
 	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
 	unsigned long long nleft = 0;
@@ -247,8 +318,17 @@ main(int argc, char **argv)
 			continue;
 		if (pd_writer_rec(w, &rec) < 0)
 			goto write_failed;
-		/* tracing data says its own order; AUXTRACE data is the
-		 * hardware's: both go as they are */
+		if (convert && rec.type == PD_RECORD_HEADER_TRACING_DATA &&
+		    rec.payload > 0) {
+			if ((r = tracing_out(rd, &rec, &tf, w)) < 0)
+				goto write_failed;
+			if (r == 0) {
+				status = PD_EXIT_DATA;
+				break;
+			}
+			continue;
+		}
+		/* AUXTRACE data is the hardware's: it goes as it is */
 		while ((len = pd_reader_payload(rd, &p)) > 0)
 			if (pd_writer_put(w, p, len) < 0)
 				goto write_failed;
@@ -281,6 +361,7 @@ main(int argc, char **argv)
 		left_why = what;
 	}
 	zswap_free(z);
+	pd_tracefmt_free(tf);
 	if ((n = pd_reader_inexact(rd, &what)) > 0) {
 		nleft += n;
 		left_why = what;

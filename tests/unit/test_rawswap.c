@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracing data between byte orders: the blob's flag and numbers, and
+ * tracepoint RAW fields by the sizes its formats declare.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libcommon/evlist.h"
+#include "libcommon/perf.h"
+#include "libcommon/swap.h"
+#include "libcommon/tracefmt.h"
+#include "tests/unit/t.h"
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BE	1
+#else
+#define HOST_BE	0
+#endif
+
+static const char fmt[] =
+    "name: ev\n"
+    "ID: 5\n"
+    "format:\n"
+    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+    "\n"
+    "\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+    "\tfield:__data_loc u32[] ids;\toffset:24;\tsize:4;\tsigned:0;\n"
+    "\tfield:int val;\toffset:28;\tsize:4;\tsigned:1;\n"
+    "\tfield:unsigned long addr;\toffset:32;\tsize:8;\tsigned:0;\n"
+    "\tfield:unsigned short arr[3];\toffset:40;\tsize:6;\tsigned:0;\n"
+    "\tfield:__rel_loc char[] s;\toffset:48;\tsize:4;\tsigned:0;\n"
+    "\n"
+    "print fmt: \"comm=%s\", REC->comm\n";
+
+static unsigned char blob[4096], rec[256], copy[256];
+static size_t len;
+
+static void
+add(const void *p, size_t n)
+{
+	memcpy(blob + len, p, n);
+	len += n;
+}
+
+/* v as `size` bytes in the given order at p */
+static void
+put_at(unsigned char *p, uint64_t v, unsigned size, int be)
+{
+	unsigned i;
+
+	for (i = 0; i < size; i++)
+		p[i] = v >> (8 * (be ? size - 1 - i : i));
+}
+
+static void
+add_n(uint64_t v, unsigned size, int be)
+{
+	put_at(blob + len, v, size, be);
+	len += size;
+}
+
+static void
+build(int be)
+{
+	static const char pg[] = "field: u64 timestamp;";
+
+	len = 0;
+	add("\027\bDtracing", 10);
+	add("0.6", 4);
+	add(&(unsigned char){ be }, 1);
+	add(&(unsigned char){ 8 }, 1);
+	add_n(4096, 4, be);
+	add("header_page", 12);
+	add_n(sizeof(pg) - 1, 8, be);
+	add(pg, sizeof(pg) - 1);
+	add("header_event", 13);
+	add_n(0, 8, be);
+	add_n(0, 4, be);		/* ftrace formats */
+	add_n(1, 4, be);		/* systems */
+	add("sys", 4);
+	add_n(1, 4, be);
+	add_n(sizeof(fmt) - 1, 8, be);
+	add(fmt, sizeof(fmt) - 1);
+	add_n(0, 4, be);		/* kallsyms */
+	add_n(3, 4, be);		/* printk */
+	add("abc", 3);
+	add_n(6, 8, be);		/* cmdlines */
+	add("1 init", 6);
+	add("\0\0\0", 3);		/* pad */
+}
+
+static uint64_t
+get(const unsigned char *p, unsigned size, int be)
+{
+	return pd_tf_get(p, size, be, 0);
+}
+
+/* A tracepoint SAMPLE (RAW only) of event `id`, native; its size. */
+static size_t
+sample(unsigned id)
+{
+	unsigned char *r = rec + 12;
+	int h = HOST_BE;
+
+	memset(rec, 0, sizeof(rec));
+	put_at(rec, PERF_RECORD_SAMPLE, 4, h);
+	put_at(rec + 6, 80, 2, h);
+	put_at(rec + 8, 68, 4, h);
+	put_at(r, id, 2, h);
+	r[2] = 1;
+	put_at(r + 4, 1234, 4, h);
+	memcpy(r + 8, "hello", 6);
+	put_at(r + 24, 8 << 16 | 52, 4, h);
+	put_at(r + 28, (uint32_t)-7, 4, h);
+	put_at(r + 32, 0x1122334455667788ULL, 8, h);
+	put_at(r + 40, 1, 2, h);
+	put_at(r + 42, 2, 2, h);
+	put_at(r + 44, 3, 2, h);
+	put_at(r + 48, 4 << 16 | 8, 4, h);	/* from 52: at 60 */
+	put_at(r + 52, 0x01020304, 4, h);
+	put_at(r + 56, 0x05060708, 4, h);
+	memcpy(r + 60, "abc", 4);
+	return 80;
+}
+
+int
+main(void)
+{
+	unsigned char native[4096], foreign[4096], attr[128];
+	struct pd_tracefmt *tf;
+	struct pd_evlist el;
+	const unsigned char *r = rec + 12;
+	const char *why;
+	uint64_t id = 42;
+	size_t nlen, n;
+	int f = !HOST_BE;
+
+	/* the blob: flag and numbers, texts as they are; and back */
+	build(f);
+	memcpy(foreign, blob, len);
+	build(HOST_BE);
+	memcpy(native, blob, len);
+	nlen = len;
+	T(pd_swap_tracing(blob, len, 0, &why) == 1);
+	T(memcmp(blob, foreign, len) == 0);
+	T(pd_swap_tracing(blob, len, 1, &why) == 1);
+	T(memcmp(blob, native, len) == 0);
+	/* a flag that says the other order: left, it says its own */
+	T(pd_swap_tracing(blob, len, 1, &why) == 0);
+	T(memcmp(blob, native, len) == 0);
+	/* counts past the end are an error */
+	T(pd_swap_tracing(blob, len - 40, 0, &why) == -1 && why != NULL);
+	memcpy(blob, native, nlen);
+	len = nlen;
+
+	tf = pd_tracefmt_new();
+	T(tf != NULL);
+	T(pd_tracefmt_add(tf, native, nlen, &why) == 0);
+	T(pd_tracefmt_finish(tf, &why) == 0);
+
+	memset(attr, 0, sizeof(attr));
+	put_at(attr, 2, 4, HOST_BE);			/* tracepoint */
+	put_at(attr + 4, 128, 4, HOST_BE);
+	put_at(attr + 8, 5, 8, HOST_BE);		/* config */
+	put_at(attr + 24, PERF_SAMPLE_RAW, 8, HOST_BE);
+	pd_evlist_init(&el);
+	T(pd_evlist_add(&el, attr, sizeof(attr), &id, 1, &why) == 0);
+
+	/* without formats: left, and counted */
+	n = sample(5);
+	memcpy(copy, rec, n);
+	T(pd_swap_rec_out(&el, rec, &why) == 1);
+	T(why != NULL && strstr(why, "RAW") != NULL);
+	T(memcmp(r, copy + 12, 68) == 0);
+
+	/* with them: every field at its own width */
+	el.tf = tf;
+	n = sample(5);
+	T(pd_swap_rec_out(&el, rec, &why) == 0);
+	T(get(rec + 8, 4, f) == 68);
+	T(get(r, 2, f) == 5 && r[2] == 1);
+	T(get(r + 4, 4, f) == 1234);
+	T(memcmp(r + 8, "hello", 6) == 0);
+	T(get(r + 24, 4, f) == (8 << 16 | 52));
+	T(get(r + 28, 4, f) == (uint32_t)-7);
+	T(get(r + 32, 8, f) == 0x1122334455667788ULL);
+	T(get(r + 40, 2, f) == 1 && get(r + 42, 2, f) == 2 &&
+	    get(r + 44, 2, f) == 3);
+	T(get(r + 48, 4, f) == (4 << 16 | 8));
+	T(get(r + 52, 4, f) == 0x01020304 && get(r + 56, 4, f) == 0x05060708);
+	T(memcmp(r + 60, "abc", 4) == 0);
+	/* and back */
+	pd_swap_header(rec);
+	T(pd_swap_rec(&el, rec, &why) == 0);
+	T(memcmp(rec, copy, n) == 0);
+
+	/* common_type names the format even when config does not */
+	put_at(attr + 8, 77, 8, HOST_BE);
+	pd_evlist_free(&el);
+	pd_evlist_init(&el);
+	T(pd_evlist_add(&el, attr, sizeof(attr), &id, 1, &why) == 0);
+	el.tf = tf;
+	n = sample(5);
+	T(pd_swap_rec_out(&el, rec, &why) == 0);
+	T(get(r + 52, 4, f) == 0x01020304);
+
+	/* an unknown format: left, and counted */
+	n = sample(99);
+	memcpy(copy, rec, n);
+	T(pd_swap_rec_out(&el, rec, &why) == 1);
+	T(memcmp(r, copy + 12, 68) == 0);
+
+	pd_evlist_free(&el);
+	pd_tracefmt_free(tf);
+	return T_END();
+}
