@@ -157,5 +157,10 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
+	for (j = 0; j < nin; j++)
+		free(in[j]);
+	free(in);
+	free(inlen);
+	free(buf);
 	return 0;
 }
