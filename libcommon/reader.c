@@ -56,6 +56,8 @@ struct pd_reader {
 	uint64_t	 buf_off;	/* input offset of buf[0] */
 	uint64_t	 limit;		/* input offset where reading stops */
 	int		 eof;
+	pd_read_fn	*read_fn;	/* pd_reader_tap, or NULL: read(2) */
+	void		*read_arg;
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
 	uint64_t	 payload_off;	/* offset of the record it follows */
@@ -139,7 +141,9 @@ fill(struct pd_reader *rd)
 	if (want > rd->limit - at)
 		want = rd->limit - at;
 	do
-		n = read(rd->fd, rd->buf + rd->end, want);
+		n = rd->read_fn != NULL ? rd->read_fn(rd->read_arg, rd->fd,
+		    rd->buf + rd->end, want) :
+		    read(rd->fd, rd->buf + rd->end, want);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return pd_err_io(&rd->err, errno, "read");
@@ -387,6 +391,19 @@ pd_reader_close(struct pd_reader *rd)
 	free(rd->buf);
 	free(rd->name);
 	free(rd);
+}
+
+ssize_t
+pd_reader_tap(struct pd_reader *rd, pd_read_fn *fn, void *arg,
+    const unsigned char **p)
+{
+	/* Only before the first record: buf[0, end) is all that was read. */
+	if (rd->file_mode || rd->buf_off != 0 || rd->pos != PD_PIPE_HDR_SIZE)
+		return -1;
+	rd->read_fn = fn;
+	rd->read_arg = arg;
+	*p = rd->buf;
+	return rd->end;
 }
 
 const struct pd_err *
