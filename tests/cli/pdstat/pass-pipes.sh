@@ -8,14 +8,15 @@
 . "$PD_TOP/tests/cli/lib.sh"
 . "$PD_TOP/tests/cli/pdstat/fixture.sub"
 
-mkpipe ok > ok.data || fail "mkpipe"
-cp ok.data big.data
+# 65536 samples (3 MB) after the fixture's attr; cat doubles them.
+{ pipe_header; attr; } > head.data
+sample 100 100 1000000000 0 1000 > s.data
 i=0
-while [ "$i" -lt 14 ]; do
-	pdcat big.data big.data > t.data || fail "pdcat join"
-	mv t.data big.data
+while [ "$i" -lt 16 ]; do
+	cat s.data s.data > t.data && mv t.data s.data
 	i=$((i + 1))
 done
+cat head.data s.data > big.data
 size=$(wc -c < big.data)
 [ "$size" -gt 3000000 ] || fail "big.data too small ($size bytes)"
 
@@ -35,7 +36,7 @@ if command -v strace >/dev/null 2>&1 &&
 fi
 
 # A bad record in the middle, then more records: everything passes on.
-{ cat big.data; hdr 9 4; tail -c +17 ok.data; } > bad.data
+{ cat big.data; hdr 9 4; sample 200 200 2000000000 1 500; } > bad.data
 off=$(printf '0x%x' "$size")
 cat bad.data | pdstat -p 2> bad.err | cat > bad.out
 cmp bad.data bad.out || fail "-p on a bad stream did not pass it all on"
