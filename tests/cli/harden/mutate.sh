@@ -8,7 +8,8 @@
 # under SANITIZE=1, where a run costs 10 to 20 times more (the sanitizer
 # runtime's start-up), and the plain build has done the thousands. The count
 # per tool is printed; on a machine too loaded to finish within 85 s
-# the driver stops there and says so.
+# the driver stops there and says so. PD_PRESERVE=1 keeps the bad
+# mutants (bad-m<i>) in the scratch directory.
 . "$PD_TOP/tests/cli/lib.sh"
 n=3000
 [ "${PD_SANITIZE:-}" = 1 ] && n=100
