@@ -126,7 +126,7 @@ demo-run: $(BINS)
 
 # libFuzzer targets (clang): `make fuzz` builds build/fuzz/fuzz_<name>;
 # `make fuzz-run SECONDS=N` runs each for N seconds from its seed corpus
-# (tests/fuzz/seed plus small real streams), keeping new inputs in
+# (tests/fuzz/seed, seed-<name>, small real streams), keeping inputs in
 # build/fuzz/corpus_<name> and crashes in build/fuzz/crash-*.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \

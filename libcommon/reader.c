@@ -213,6 +213,59 @@ file_section(struct pd_reader *rd, const unsigned char *p, struct section *s,
 	return 0;
 }
 
+/* A file section with a name and where its offset is, for messages. */
+struct named_section {
+	struct section	 s;
+	const char	*what;
+	uint64_t	 at;
+};
+
+static void
+named_add(struct named_section *v, unsigned *n, const struct section *s,
+    const char *what, uint64_t at)
+{
+	v[*n].s = *s;
+	v[*n].what = what;
+	v[(*n)++].at = at;
+}
+
+/*
+ * Two sections of a file that share bytes are a corrupt (or hostile)
+ * file: records would be read out of the attrs, or a feature out of
+ * the data. Empty sections hold nothing and may point anywhere.
+ */
+static int
+file_overlap(struct pd_reader *rd, uint64_t hdr_size, uint64_t ftab,
+    unsigned nfeat)
+{
+	struct named_section v[4 + PD_FEAT_BITS];
+	struct section hdr = { 0, hdr_size }, tab = { ftab, 16 * nfeat };
+	unsigned n = 0, i, j, k = 0;
+
+	named_add(v, &n, &hdr, "file header", 0);
+	named_add(v, &n, &rd->attrs, "attrs section", 24);
+	named_add(v, &n, &rd->data, "data section", 40);
+	named_add(v, &n, &tab, "feature table", ftab);
+	for (i = 1; i < PD_FEAT_BITS; i++)
+		if (rd->feat_bits[i / 8] >> (i % 8) & 1)
+			named_add(v, &n, &rd->feats[i], "feature section",
+			    ftab + 16 * k++);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++) {
+			const struct section *a = &v[j].s, *b = &v[i].s;
+
+			if (a->size == 0 || b->size == 0 ||
+			    a->offset >= b->offset + b->size ||
+			    b->offset >= a->offset + a->size)
+				continue;
+			return pd_err_set(&rd->err, v[i].at, "%s [0x%" PRIx64
+			    ", +0x%" PRIx64 ") overlaps the %s [0x%" PRIx64
+			    ", +0x%" PRIx64 ")", v[i].what, b->offset,
+			    b->size, v[j].what, a->offset, a->size);
+		}
+	return 0;
+}
+
 static int
 file_open(struct pd_reader *rd, uint64_t hdr_size)
 {
@@ -276,6 +329,9 @@ file_open(struct pd_reader *rd, uint64_t hdr_size)
 			k++;
 		}
 	}
+	if (file_overlap(rd, hdr_size, rd->data.offset + rd->data.size,
+	    n) < 0)
+		goto out;
 	if ((rd->synth = malloc(PD_REC_MAX + 1)) == NULL) {
 		pd_err_io(&rd->err, ENOMEM, "malloc");
 		goto out;

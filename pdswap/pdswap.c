@@ -78,6 +78,16 @@ comp_level(const struct pd_rec *rec, int level)
 	return level;
 }
 
+/* The COMPRESSED feature's mmap_len: how far one record may expand. */
+static uint64_t
+comp_mmap_len(const struct pd_rec *rec, uint64_t mmap_len)
+{
+	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
+	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
+		return pd_get_u32(rec->data + 16 + 16);
+	return mmap_len;
+}
+
 /* A zswap failure: a write error (empty message) or bad input. */
 static int
 zfail(struct pd_reader *rd, struct pd_err *e)
@@ -181,6 +191,7 @@ main(int argc, char **argv)
 	unsigned long long nleft = 0;
 	unsigned n;
 	int c, r, in_be, out_be, convert, rezip, level = 1;
+	uint64_t mmap_len = 0;
 	int status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
@@ -260,6 +271,7 @@ main(int argc, char **argv)
 		ssize_t len;
 
 		level = comp_level(&rec, level);
+		mmap_len = comp_mmap_len(&rec, mmap_len);
 		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
 		    rec.type == PD_RECORD_COMPRESSED2)) {
 			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
@@ -268,6 +280,7 @@ main(int argc, char **argv)
 				status = PD_EXIT_DATA;
 				break;
 			}
+			zswap_set_limit(z, mmap_len);
 			if (zswap_feed(z, &rec, &err) < 0) {
 				if (zfail(rd, &err) < 0)
 					goto write_failed;

@@ -11,6 +11,7 @@
 #include "libcommon/perf.h"
 #include "libcommon/swap.h"
 #include "libcommon/writer.h"
+#include "libcommon/zdec.h"
 
 /* perf: PERF_SAMPLE_MAX_SIZE - sizeof(compressed record header) - 1 */
 #define REC_LIMIT	65536
@@ -47,6 +48,7 @@ struct zswap {
 	size_t			 nhl, caphl;
 
 	unsigned char		 out[REC_LIMIT + 16];
+	uint64_t		 limit;		/* expansion of one record */
 	unsigned		 ninexact;
 	const char		*inexact;
 };
@@ -63,6 +65,7 @@ zswap_new(const struct pd_evlist *el, int in_native, int level,
 	z->in_native = in_native;
 	z->level = level;
 	z->w = w;
+	z->limit = PD_ZDEC_LIMIT_MIN;
 	if ((z->ds = ZSTD_createDStream()) == NULL ||
 	    (z->cs = ZSTD_createCStream()) == NULL) {
 		zswap_free(z);
@@ -290,11 +293,18 @@ close_push(struct zswap *z, struct pd_err *err)
 	return drain(z, err);
 }
 
+void
+zswap_set_limit(struct zswap *z, uint64_t mmap_len)
+{
+	z->limit = mmap_len < PD_ZDEC_LIMIT_MIN ? PD_ZDEC_LIMIT_MIN :
+	    mmap_len > PD_ZDEC_LIMIT_MAX ? PD_ZDEC_LIMIT_MAX : mmap_len;
+}
+
 int
 zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
 {
 	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
-	size_t n = rec->size - PD_REC_HDR_SIZE, limit, r;
+	size_t n = rec->size - PD_REC_HDR_SIZE, limit, r, start;
 	ZSTD_inBuffer in;
 	ZSTD_outBuffer out;
 
@@ -321,6 +331,7 @@ zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
 	in.src = p;
 	in.size = n;
 	in.pos = 0;
+	start = z->len;
 	do {
 		if (grow(&z->buf, &z->cap, z->len + ZSTD_DStreamOutSize(), 1) < 0)
 			return nomem(err);
@@ -332,6 +343,15 @@ zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
 			return pd_err_set(err, rec->offset, "corrupt zstd "
 			    "data: %s", ZSTD_getErrorName(r));
 		z->len = out.pos;
+		/*
+		 * The whole record is held before it is converted: without
+		 * the limit the reader's decoder has, a few KiB could make
+		 * pdswap allocate and convert gigabytes (a zstd bomb).
+		 */
+		if (z->len - start > z->limit)
+			return pd_err_set(err, rec->offset, "%s record "
+			    "expands past %" PRIu64 " bytes (a zstd bomb?)",
+			    pd_rec_name(rec->type), z->limit);
 	} while (in.pos < in.size || out.pos == out.size);
 	if (convert(z, rec->offset, err) < 0)
 		return -1;

@@ -10,6 +10,8 @@
 #ifndef PDSWAP_ZSWAP_H
 #define PDSWAP_ZSWAP_H
 
+#include <stdint.h>
+
 #include "libcommon/record.h"
 
 struct pd_evlist;
@@ -23,6 +25,13 @@ void		 zswap_free(struct zswap *);
 
 /* Whether records must wait (a push is still incomplete). */
 int	zswap_pending(const struct zswap *);
+
+/*
+ * How far one compressed record may expand (the COMPRESSED feature's
+ * mmap_len), clamped as pd_zdec_set_limit() does; past it zswap_feed()
+ * fails, as the reader does on a zstd bomb.
+ */
+void	zswap_set_limit(struct zswap *, uint64_t mmap_len);
 
 /*
  * A COMPRESSED/COMPRESSED2 record (native header) from the reader: its

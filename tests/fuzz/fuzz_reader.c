@@ -4,6 +4,7 @@
  * compressed or not) with everything a tool does to each record: sample
  * and trailer parsing, id rewriting, header facts, payloads, and the
  * decoders behind pddump (records, attrs, feature bodies).
+ * fuzz_filemode.c includes this file with FUZZ_WALK_ONLY for walk().
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,7 @@ walk(int fd, int flags)
 	pd_reader_close(rd);
 }
 
+#ifndef FUZZ_WALK_ONLY
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -121,3 +123,4 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(fd);
 	return 0;
 }
+#endif /* !FUZZ_WALK_ONLY */

@@ -4,7 +4,7 @@
 n=0
 for r in "$PD_TBIN"/fuzz/replay_*; do
 	[ -x "$r" ] || fail "no replay drivers built"
-	set -- "$PD_TOP/tests/fuzz/seed"
+	set -- "$PD_TOP"/tests/fuzz/seed*
 	[ -d "$PD_TOP/tests/fuzz/regress" ] && set -- "$@" "$PD_TOP/tests/fuzz/regress"
 	"$r" "$@" ||
 		fail "${r##*/} failed"

@@ -9,6 +9,10 @@
 #   check.py mono OUT         OUT's timestamps never go down
 #   check.py rounds OUT       OUT's FINISHED_ROUNDs: count on stdout
 #   check.py plain OUT        OUT holds no COMPRESSED record or feature
+#   check.py data IN OUT      every record of IN's data section (a native
+#                             file-mode perf.data) is in OUT, byte for
+#                             byte (multiset inclusion: OUT also holds
+#                             the header's records)
 import re
 import struct
 import subprocess
@@ -147,6 +151,39 @@ def same(inp, outp):
     return 1
 
 
+def data_section(path):
+    """The records of a native file-mode perf.data's data section."""
+    raw = open(path, 'rb').read()
+    assert raw[:8] == b'PERFILE2' and \
+        struct.unpack_from('<Q', raw, 8)[0] in (72, 104), \
+        path + ': not a native perf.data file'
+    off, size = struct.unpack_from('<QQ', raw, 40)
+    pos, end, out = off, off + size, []
+    while pos + 8 <= end:
+        typ, _misc, sz = struct.unpack_from('<IHH', raw, pos)
+        assert sz >= 8 and pos + sz <= end, \
+            '%s: bad record at %#x' % (path, pos)
+        rec = raw[pos:pos + sz]
+        pos += sz
+        if typ == 71:           # AUXTRACE: its payload follows, skipped
+            pos += struct.unpack_from('<Q', rec, 8)[0]      # as records()
+        out.append((typ, rec))
+    return out
+
+
+def data(inp, outp):
+    # simpleperf keeps its tracing data inside a TRACING_DATA record in
+    # the data section; a stream carries it as perf's out-of-band form.
+    a = Counter(r for t, r in data_section(inp) if t != 66)
+    b = Counter(r for _o, t, r in records(outp))
+    lost = a - b
+    if not lost:
+        print('data: %d records of the data section kept' % sum(a.values()))
+        return 0
+    print('data: %d records of the data section lost' % sum(lost.values()))
+    return 1
+
+
 def mono(outp):
     byoff = {o: t for _c, t, o, _s, n in delivered(outp)}
     last, n = 0, 0
@@ -169,6 +206,8 @@ def main():
                      sys.argv[4] if len(sys.argv) > 4 else None)
     if cmd == 'same':
         return same(sys.argv[2], sys.argv[3])
+    if cmd == 'data':
+        return data(sys.argv[2], sys.argv[3])
     if cmd == 'mono':
         return mono(sys.argv[2])
     if cmd == 'rounds':
@@ -180,7 +219,7 @@ def main():
                if t in COMPRESSED or not keep(t, r) and t == FEATURE]
         print('plain: %d compressed records or features' % len(bad))
         return 1 if bad else 0
-    sys.exit('usage: check.py order|same|mono|rounds|plain ...')
+    sys.exit('usage: check.py order|same|mono|rounds|plain|data ...')
 
 
 sys.exit(main())
