@@ -11,9 +11,13 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "libcommon/feature.h"
 #include "libcommon/perf.h"
@@ -69,6 +73,9 @@ struct pd_unwind {
 	uint64_t		 clock;
 	struct cur		 cur;
 	struct fake_elf		 fake[4];	/* by PD_REGS_* */
+	int			 host;		/* stream from here: 1, not 0 */
+	int			 vdso_fd;	/* our vdso image; -1 none yet */
+	char			 vdso_path[32];
 };
 
 /*
@@ -235,6 +242,44 @@ frame_cb(Dwfl_Frame *state, void *arg)
 
 /* ---- address spaces ---- */
 
+/*
+ * Our own vdso as a file libdwfl can open (a memfd), made once: the
+ * kernel maps the same image into every process, so on the host that
+ * recorded the stream it is the one the samples ran in.
+ */
+static const char *
+vdso_file(struct pd_unwind *u)
+{
+	const unsigned char *img;
+	Elf64_Ehdr eh;
+	size_t len;
+	int fd;
+
+	if (u->vdso_fd >= 0)
+		return u->vdso_path;
+	if (u->vdso_fd == -2)
+		return NULL;
+	u->vdso_fd = -2;
+	img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (img == NULL || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+	    img[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	memcpy(&eh, img, sizeof(eh));
+	/* The section headers end the image. */
+	len = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	if (len < sizeof(eh) || len > (1 << 20))
+		return NULL;
+	if ((fd = memfd_create("pd-vdso", MFD_CLOEXEC)) < 0)
+		return NULL;
+	if (write(fd, img, len) != (ssize_t)len) {
+		close(fd);
+		return NULL;
+	}
+	u->vdso_fd = fd;
+	snprintf(u->vdso_path, sizeof(u->vdso_path), "/proc/self/fd/%d", fd);
+	return u->vdso_path;
+}
+
 static void
 space_reset(struct space *s)
 {
@@ -248,21 +293,32 @@ space_reset(struct space *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* A map libdwfl should know: an executable mapping of a file. */
-static int
-map_wanted(const struct pd_map *m)
+/*
+ * The file libdwfl should read for a map: an executable mapping of a
+ * file, or the vdso when the stream comes from this host (its image is
+ * then ours). NULL for the rest.
+ */
+static const char *
+map_file(struct pd_unwind *u, const struct pd_map *m)
 {
-	return m->path != NULL && m->path[0] == '/' &&
-	    (m->prot & PROT_EXEC) && m->end > m->start && m->start >= m->pgoff;
+	if (m->path == NULL || !(m->prot & PROT_EXEC) ||
+	    m->end <= m->start || m->start < m->pgoff)
+		return NULL;
+	if (m->path[0] == '/')
+		return m->path;
+	if (strcmp(m->path, "[vdso]") == 0 && u->host)
+		return vdso_file(u);
+	return NULL;
 }
 
 static int
-map_has(const struct pd_map *maps, size_t n, const struct module *mod)
+map_has(struct pd_unwind *u, const struct pd_map *maps, size_t n,
+    const struct module *mod)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (map_wanted(&maps[i]) &&
+		if (map_file(u, &maps[i]) != NULL &&
 		    maps[i].start - maps[i].pgoff == mod->base &&
 		    strcmp(maps[i].path, mod->path) == 0)
 			return 1;
@@ -288,16 +344,17 @@ space_has(const struct space *s, const char *path, uint64_t base)
  * Dwfl starts over. Returns 0, or -1 when out of memory.
  */
 static int
-space_sync(struct space *s, const struct pd_map *maps, size_t n,
-    uint64_t gen)
+space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
+    size_t n, uint64_t gen)
 {
 	struct module *mod;
+	const char *file;
 	size_t i;
 	uint64_t base;
 	uint32_t pid = s->pid;
 
 	for (i = 0; i < s->nmods; i++)
-		if (!map_has(maps, n, &s->mods[i])) {
+		if (!map_has(u, maps, n, &s->mods[i])) {
 			space_reset(s);
 			s->used = 1;
 			s->pid = pid;
@@ -307,7 +364,7 @@ space_sync(struct space *s, const struct pd_map *maps, size_t n,
 		return -1;
 	dwfl_report_begin_add(s->dwfl);
 	for (i = 0; i < n; i++) {
-		if (!map_wanted(&maps[i]))
+		if ((file = map_file(u, &maps[i])) == NULL)
 			continue;
 		/* perf's load bias: the file's offset 0 would sit here. */
 		base = maps[i].start - maps[i].pgoff;
@@ -327,7 +384,7 @@ space_sync(struct space *s, const struct pd_map *maps, size_t n,
 		if ((mod->path = strdup(maps[i].path)) == NULL)
 			break;
 		mod->base = base;
-		mod->ok = dwfl_report_elf(s->dwfl, mod->path, mod->path, -1,
+		mod->ok = dwfl_report_elf(s->dwfl, mod->path, file, -1,
 		    base, false) != NULL;
 		s->nmods++;
 	}
@@ -360,7 +417,7 @@ space_get(struct pd_unwind *u, uint32_t pid, const struct pd_map *maps,
 	s->gen = gen + 1;	/* not yet synced */
 found:
 	s->stamp = u->clock;
-	if (s->gen != gen && space_sync(s, maps, n, gen) < 0) {
+	if (s->gen != gen && space_sync(u, s, maps, n, gen) < 0) {
 		space_reset(s);
 		return NULL;
 	}
@@ -419,6 +476,7 @@ pd_unwind_new(struct pd_syms *syms)
 	if ((u = calloc(1, sizeof(*u))) == NULL)
 		return NULL;
 	u->syms = syms;
+	u->vdso_fd = -1;
 	elf_version(EV_CURRENT);
 	return u;
 }
@@ -435,14 +493,23 @@ pd_unwind_free(struct pd_unwind *u)
 	for (i = 0; i < sizeof(u->fake) / sizeof(u->fake[0]); i++)
 		if (u->fake[i].elf != NULL)
 			elf_end(u->fake[i].elf);
+	if (u->vdso_fd >= 0)
+		close(u->vdso_fd);
 	free(u);
 }
 
 void
 pd_unwind_record(struct pd_unwind *u, const struct pd_rec *rec)
 {
-	if (rec->type == PD_RECORD_HEADER_FEATURE)
-		(void)pd_header_info_update(&u->hi, rec);
+	struct utsname un;
+
+	if (rec->type != PD_RECORD_HEADER_FEATURE)
+		return;
+	(void)pd_header_info_update(&u->hi, rec);
+	/* This host: same name, same kernel (hence the same vdso). */
+	u->host = uname(&un) == 0 && u->hi.hostname[0] != '\0' &&
+	    strcmp(u->hi.hostname, un.nodename) == 0 &&
+	    strcmp(u->hi.osrelease, un.release) == 0;
 }
 
 size_t
@@ -457,7 +524,10 @@ pd_unwind_sample(struct pd_unwind *u, const struct pd_sample *s,
 	Elf *elf;
 	pid_t tid;
 
-	if (max == 0 || !(s->type & PERF_SAMPLE_REGS_USER))
+	/* Nothing captured, nothing to walk (perf adds no frame either). */
+	if (max == 0 || !(s->type & PERF_SAMPLE_REGS_USER) ||
+	    !(s->type & PERF_SAMPLE_STACK_USER) || s->stack == NULL ||
+	    s->stack_size == 0)
 		return 0;
 	c->arch = pd_regs_arch(u->hi.arch, s->regs_user_abi,
 	    s->regs_user_mask);
@@ -466,8 +536,7 @@ pd_unwind_sample(struct pd_unwind *u, const struct pd_sample *s,
 	    s->regs_user_nr, c->dw, &c->valid, &c->ndw, &c->ip, &c->sp) < 0)
 		return 0;
 	ips[0] = c->ip;
-	if (max == 1 || !(s->type & PERF_SAMPLE_STACK_USER) ||
-	    s->stack == NULL || s->stack_size == 0)
+	if (max == 1)
 		return 1;
 	if ((maps = pd_syms_maps(u->syms, s->pid, &n, &gen)) == NULL || n == 0)
 		return 1;
@@ -498,4 +567,29 @@ pd_unwind_sample(struct pd_unwind *u, const struct pd_sample *s,
 		return 1;
 	}
 	return c->n;
+}
+
+size_t
+pd_unwind_frames(struct pd_unwind *u, const struct pd_sample *s,
+    uint16_t misc, struct pd_frame *out, size_t max)
+{
+	uint64_t ips[PD_UNWIND_MAX];
+	size_t n = 0, nu, i;
+
+	if (!(s->type & PERF_SAMPLE_REGS_USER) ||
+	    !(s->type & PERF_SAMPLE_STACK_USER))
+		return pd_sample_frames(s, misc, out, max);
+	/* The recorded chain (the kernel's part), without the lone ip. */
+	if (s->type & PERF_SAMPLE_CALLCHAIN)
+		n = pd_sample_frames(s, misc, out, max);
+	nu = pd_unwind_sample(u, s, ips,
+	    max - n < PD_UNWIND_MAX ? max - n : PD_UNWIND_MAX);
+	for (i = 0; i < nu; i++) {
+		out[n].addr = ips[i];
+		out[n].cpumode = PERF_RECORD_MISC_USER;
+		n++;
+	}
+	if (n == 0)
+		return pd_sample_frames(s, misc, out, max);
+	return n;
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 struct pd_evsel;
+struct pd_frame;
 struct pd_rec;
 struct pd_sample;
 struct pd_syms;
@@ -47,13 +48,25 @@ void	pd_unwind_record(struct pd_unwind *, const struct pd_rec *);
  * The user frames of a parsed sample, innermost first, into ips[0..max):
  * the sampled user pc, then each caller's return address minus 1 (so it
  * names the call, as perf does). Returns the count: 0 when the sample
- * has no usable user registers (abi NONE, unknown arch, no pc or sp), 1
+ * has no usable user registers or stack (abi NONE, unknown arch, no pc
+ * or sp, no stack copy), 1
  * when the walk could not go past the first frame (no ELF file for it,
- * no CFI, stack not sampled). The walk stops at a frame whose pc is in
+ * no CFI). The walk stops at a frame whose pc is in
  * no mapped file and never reads memory outside the sample's stack copy
  * and the mapped files, so any bytes are safe to give it.
  */
 size_t	pd_unwind_sample(struct pd_unwind *, const struct pd_sample *,
 	    uint64_t *ips, size_t max);
+
+/*
+ * The callchain perf script prints for a sample, as pd_sample_frames()
+ * frames (symbols.h): for a sample with REGS_USER and STACK_USER, its
+ * recorded callchain (the kernel's part under --call-graph dwarf), then
+ * the unwound user frames (cpumode USER); for any other sample, or when
+ * both come out empty, what pd_sample_frames() gives. Returns the count
+ * stored (<= max).
+ */
+size_t	pd_unwind_frames(struct pd_unwind *, const struct pd_sample *,
+	    uint16_t misc, struct pd_frame *out, size_t max);
 
 #endif /* PD_UNWIND_H */
