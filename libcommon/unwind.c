@@ -579,9 +579,18 @@ pd_unwind_frames(struct pd_unwind *u, const struct pd_sample *s,
 	if (!(s->type & PERF_SAMPLE_REGS_USER) ||
 	    !(s->type & PERF_SAMPLE_STACK_USER))
 		return pd_sample_frames(s, misc, out, max);
-	/* The recorded chain (the kernel's part), without the lone ip. */
+	/*
+	 * The recorded chain (the kernel's part), when it has any entry
+	 * besides context markers: pd_sample_frames() would stand in the
+	 * sample ip for an empty one, which the unwound frames start with.
+	 */
 	if (s->type & PERF_SAMPLE_CALLCHAIN)
-		n = pd_sample_frames(s, misc, out, max);
+		for (i = 0; i < s->callchain_nr; i++)
+			if (pd_get_u64(s->callchain + 8 * i) <
+			    (uint64_t)PERF_CONTEXT_MAX) {
+				n = pd_sample_frames(s, misc, out, max);
+				break;
+			}
 	nu = pd_unwind_sample(u, s, ips,
 	    max - n < PD_UNWIND_MAX ? max - n : PD_UNWIND_MAX);
 	for (i = 0; i < nu; i++) {
