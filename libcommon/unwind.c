@@ -524,10 +524,14 @@ pd_unwind_sample(struct pd_unwind *u, const struct pd_sample *s,
 	Elf *elf;
 	pid_t tid;
 
-	/* Nothing captured, nothing to walk (perf adds no frame either). */
+	/*
+	 * Nothing captured, nothing to walk; perf adds no frame either
+	 * (its user_stack.size is the dyn_size: 0 when the kernel could
+	 * not copy the stack, as during an exec).
+	 */
 	if (max == 0 || !(s->type & PERF_SAMPLE_REGS_USER) ||
 	    !(s->type & PERF_SAMPLE_STACK_USER) || s->stack == NULL ||
-	    s->stack_size == 0)
+	    s->stack_size == 0 || s->stack_dyn_size == 0)
 		return 0;
 	c->arch = pd_regs_arch(u->hi.arch, s->regs_user_abi,
 	    s->regs_user_mask);

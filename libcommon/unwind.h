@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct pd_evsel;
 struct pd_frame;
 struct pd_rec;
 struct pd_sample;
@@ -49,7 +48,7 @@ void	pd_unwind_record(struct pd_unwind *, const struct pd_rec *);
  * the sampled user pc, then each caller's return address minus 1 (so it
  * names the call, as perf does). Returns the count: 0 when the sample
  * has no usable user registers or stack (abi NONE, unknown arch, no pc
- * or sp, no stack copy), 1
+ * or sp, no stack copy or a dyn_size of 0), 1
  * when the walk could not go past the first frame (no ELF file for it,
  * no CFI). The walk stops at a frame whose pc is in
  * no mapped file and never reads memory outside the sample's stack copy
