@@ -22,7 +22,7 @@ struct pd_rec;
 struct pd_sample;
 struct pd_syms;
 
-#define PD_UNWIND_SPACES	16
+#define PD_UNWIND_SPACES	32
 /* perf's default --max-stack (sysctl kernel.perf_event_max_stack). */
 #define PD_UNWIND_MAX		127
 
