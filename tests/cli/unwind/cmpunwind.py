@@ -10,11 +10,13 @@ Samples are matched by time; for each one the user frames, as
 "sym+0xoff (dso)", must be the same list, with two allowances, both for
 perf's libunwind memory reader (util/unwind-libunwind-local.c,
 access_mem), which answers a read outside the sampled stack copy with
-success and the value 0 instead of failing:
+the value 0, and libunwind's step still yields that frame:
 
- 1. perf then prints one more frame, the return address 0 minus 1:
+ 1. perf then prints one more frame, the return address 0 minus 1
+    (perf decrements every caller's address):
     "ffffffffffffffff [unknown] ([unknown])". It is not a frame of the
-    stack and is dropped from perf's list.
+    stack and is dropped from perf's list; our walk ends where the copy
+    does.
  2. its range check (`addr + 8 >= end`) also refuses the last 8 bytes of
     the copy, so when a return address sits exactly there perf ends with
     that bogus frame where we still read the real caller: then our list
