@@ -9,6 +9,7 @@
 
 #include <elf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,10 +27,13 @@
 #include "libcommon/sample.h"
 #include "libcommon/symbols.h"
 
-/* A file reported to a Dwfl (or tried: ok 0 when libdwfl refused it). */
+/*
+ * A file reported to a Dwfl (or tried: ok 0 when libdwfl refused it),
+ * known by its path and map start - pgoff.
+ */
 struct module {
 	char		*path;
-	uint64_t	 base;
+	uint64_t	 key;
 	int		 ok;
 };
 
@@ -319,19 +323,76 @@ map_has(struct pd_unwind *u, const struct pd_map *maps, size_t n,
 
 	for (i = 0; i < n; i++)
 		if (map_file(u, &maps[i]) != NULL &&
-		    maps[i].start - maps[i].pgoff == mod->base &&
+		    maps[i].start - maps[i].pgoff == mod->key &&
 		    strcmp(maps[i].path, mod->path) == 0)
 			return 1;
 	return 0;
 }
 
+/*
+ * Where a shared object's vaddr 0 sits, from the map of one of its load
+ * segments: the kernel put the segment holding file offset pgoff at
+ * start, page-aligned, so the bias is start - pgoff - (p_vaddr -
+ * p_offset) of that segment. perf takes start - pgoff, which is the
+ * same for GNU ld's output (p_vaddr == p_offset) but not for lld's,
+ * whose later segments sit a max-page-size above their file offset.
+ */
+static uint64_t
+load_bias(Elf *elf, const struct pd_map *m)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+	uint64_t best = 0x10000, delta = 0;
+
+	if (gelf_getehdr(elf, &eh) == NULL || eh.e_type != ET_DYN ||
+	    elf_getphdrnum(elf, &n) != 0)
+		return m->start - m->pgoff;
+	/*
+	 * The executable segment whose page-aligned file offset is pgoff:
+	 * the nearest one at or above it, within the largest page size.
+	 */
+	for (i = 0; i < n; i++) {
+		if (gelf_getphdr(elf, i, &ph) == NULL ||
+		    ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) ||
+		    ph.p_offset < m->pgoff || ph.p_offset - m->pgoff >= best)
+			continue;
+		best = ph.p_offset - m->pgoff;
+		delta = ph.p_vaddr - ph.p_offset;
+	}
+	return m->start - m->pgoff - delta;
+}
+
+/* Reports the file of a map to libdwfl at its load bias. 1, or 0. */
 static int
-space_has(const struct space *s, const char *path, uint64_t base)
+report(Dwfl *dwfl, const char *name, const char *file, const struct pd_map *m)
+{
+	Dwfl_Module *mod;
+	Elf *elf;
+	uint64_t base;
+	int fd;
+
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	base = load_bias(elf, m);
+	elf_end(elf);
+	/* On success libdwfl owns fd. */
+	if ((mod = dwfl_report_elf(dwfl, name, file, fd, base, false)) == NULL)
+		close(fd);
+	return mod != NULL;
+}
+
+static int
+space_has(const struct space *s, const char *path, uint64_t key)
 {
 	size_t i;
 
 	for (i = 0; i < s->nmods; i++)
-		if (s->mods[i].base == base &&
+		if (s->mods[i].key == key &&
 		    strcmp(s->mods[i].path, path) == 0)
 			return 1;
 	return 0;
@@ -350,7 +411,7 @@ space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
 	struct module *mod;
 	const char *file;
 	size_t i;
-	uint64_t base;
+	uint64_t key;
 	uint32_t pid = s->pid;
 
 	for (i = 0; i < s->nmods; i++)
@@ -366,9 +427,8 @@ space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
 	for (i = 0; i < n; i++) {
 		if ((file = map_file(u, &maps[i])) == NULL)
 			continue;
-		/* perf's load bias: the file's offset 0 would sit here. */
-		base = maps[i].start - maps[i].pgoff;
-		if (space_has(s, maps[i].path, base))
+		key = maps[i].start - maps[i].pgoff;
+		if (space_has(s, maps[i].path, key))
 			continue;
 		if (s->nmods == s->capmods) {
 			size_t cap = s->capmods ? 2 * s->capmods : 16;
@@ -383,9 +443,8 @@ space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
 		mod = &s->mods[s->nmods];
 		if ((mod->path = strdup(maps[i].path)) == NULL)
 			break;
-		mod->base = base;
-		mod->ok = dwfl_report_elf(s->dwfl, mod->path, file, -1,
-		    base, false) != NULL;
+		mod->key = key;
+		mod->ok = report(s->dwfl, mod->path, file, &maps[i]);
 		s->nmods++;
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
