@@ -212,6 +212,9 @@ main(void)
 		sample_init(&s, random() % 21, random() % (STACK + 1));
 		if (round % 5 == 0)
 			s.regs_user_mask = rnd();
+		/* A 32-bit task's registers, in a 64-bit process's maps. */
+		if (round % 3 == 0)
+			s.regs_user_abi = PERF_SAMPLE_REGS_ABI_32;
 		n = pd_unwind_sample(u, &s, ips, 1 + random() % PD_UNWIND_MAX);
 		T(n <= PD_UNWIND_MAX);
 	}
