@@ -55,6 +55,8 @@ if grep -qi "build id" dwarf.pipe.data.err; then
 fi
 perf script --no-inline --ns -F time,ip,sym,symoff,dso -i - \
     < "$C/dwarf.pipe.data" > perf.txt 2> perf.err || exit 0
-python3 "$PD_TOP/tests/cli/unwind/cmpunwind.py" perf.txt \
-    dwarf.pipe.data.txt 0 > cmp.txt || fail "dwarf.pipe.data: $(cat cmp.txt)"
+pdsort < "$C/dwarf.pipe.data" | pddump --unwind -t SAMPLE > sorted.txt ||
+	fail "pdsort | pddump --unwind"
+python3 "$PD_TOP/tests/cli/unwind/cmpunwind.py" perf.txt sorted.txt 0 \
+    > cmp.txt || fail "dwarf.pipe.data: $(cat cmp.txt)"
 cat cmp.txt

@@ -5,8 +5,8 @@
 need_perf
 need_root
 build_prog
-perf record -q --call-graph dwarf -o - -- ./prog | pddump --unwind -t SAMPLE \
-    > 1.txt 2> 1.err || fail "example 1: $(cat 1.err)"
+perf record -q --call-graph dwarf -o - -- ./prog | pdsort |
+    pddump --unwind -t SAMPLE > 1.txt 2> 1.err || fail "example 1: $(cat 1.err)"
 grep -q "^    0x[0-9a-f]* b+0x[0-9a-f]* (.*/prog)$" 1.txt ||
 	fail "example 1: no frame in b: $(head -n 20 1.txt)"
 
