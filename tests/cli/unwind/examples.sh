@@ -13,7 +13,7 @@ grep -q "^    0x[0-9a-f]* b+0x[0-9a-f]* (.*/prog)$" 1.txt ||
 perf record -q --call-graph dwarf -o perf.data -- ./prog 2> /dev/null ||
 	skip "perf record -o perf.data failed"
 command -v jq >/dev/null 2>&1 || skip "no jq for example 2"
-pddump --unwind --json -t SAMPLE perf.data |
+pdsort perf.data | pddump --unwind --json -t SAMPLE |
     jq -r '[.callchain[] | .sym // "[unknown]"] | join(";")' |
     sort | uniq -c | sort -rn | head > 2.txt || fail "example 2"
 grep -q " c;b;a;main;" 2.txt || fail "example 2: $(cat 2.txt)"
