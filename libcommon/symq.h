@@ -19,6 +19,7 @@
 struct pd_evlist;
 struct pd_rec;
 struct pd_symq;
+struct pd_unwind;
 
 /* What a sample names, found at the sample's time. */
 struct pd_symq_res {
@@ -34,6 +35,13 @@ struct pd_symq_res {
 /* A queue feeding `sy` (not owned). NULL when out of memory. */
 struct pd_symq	*pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el);
 void		 pd_symq_free(struct pd_symq *);
+
+/*
+ * With an unwinder (unwind.h, not owned), a sample's frames are
+ * pd_unwind_frames()'s, unwound at the sample's time; NULL: the
+ * recorded ones.
+ */
+void	pd_symq_set_unwind(struct pd_symq *, struct pd_unwind *);
 
 /*
  * Takes a record (copied). Returns 0, or -1 when out of memory. Records
