@@ -298,18 +298,40 @@ fail:
 	return NULL;
 }
 
+static void	bid_hex(char *, const unsigned char *, size_t);
+
+/*
+ * A HEADER_BUILD_ID: dsos of that path not loaded yet take it; one
+ * already loaded without a build id (a pipe stream gives them last) is
+ * checked now, and a mismatch said: names shown for it may be wrong.
+ */
 void
 pd_syms_dso_bid(struct pd_syms *sy, const char *path,
     const unsigned char *bid, size_t bidlen)
 {
+	char want[41], have[41];
 	struct dso *d;
 	size_t i;
 
 	for (i = 0; i < sy->dcap; i++)
-		for (d = sy->dhash[i]; d != NULL; d = d->next)
-			if (d->bidlen == 0 && !d->loaded &&
-			    strcmp(d->path, path) == 0)
+		for (d = sy->dhash[i]; d != NULL; d = d->next) {
+			if (d->bidlen != 0 || strcmp(d->path, path) != 0)
+				continue;
+			if (!d->loaded) {
 				dso_set_bid(d, bid, bidlen);
+				continue;
+			}
+			if (d->late || d->fbidlen == 0 || d->st.n == 0 ||
+			    (d->fbidlen >= bidlen &&
+			    memcmp(d->fbid, bid, bidlen) == 0))
+				continue;
+			d->late = 1;
+			bid_hex(want, bid, bidlen > 20 ? 20 : bidlen);
+			bid_hex(have, d->fbid, d->fbidlen);
+			pd_syms_note(sy, "%s: build id %s, given after its "
+			    "samples, does not match the file's %s; the names "
+			    "shown for it may be wrong", d->path, want, have);
+		}
 }
 
 /* ---- symbol tables ---- */
@@ -726,6 +748,10 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		goto out;
 	}
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 0) {
+		d->fbidlen = n > 20 ? 20 : n;
+		memcpy(d->fbid, bits, d->fbidlen);
+	}
 	if (d->bidlen > 0 && (n <= 0 || (size_t)n < d->bidlen ||
 	    memcmp(bits, d->bid, d->bidlen) != 0)) {
 		bid_hex(want, d->bid, d->bidlen);

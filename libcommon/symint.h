@@ -46,6 +46,9 @@ struct dso {
 	enum dso_kind	 kind;
 	unsigned char	 bid[20];	/* the build id the stream gave */
 	size_t		 bidlen;	/* 0: the stream gave none */
+	unsigned char	 fbid[20];	/* the file's, once loaded */
+	size_t		 fbidlen;
+	int		 late;		/* a late build id was checked */
 	uint64_t	 ino;		/* MMAP2's device and inode, or 0 */
 	uint32_t	 maj, min;
 	int		 loaded;	/* 0: not yet; 1: tried (syms maybe) */
