@@ -22,11 +22,13 @@
 #include "libcommon/symbols.h"
 #include "libcommon/symq.h"
 #include "libcommon/tracefmt.h"
+#include "libcommon/unwind.h"
 #include "libcommon/zdec.h"
 #include "pddump/out.h"
 
 static const char usage_line[] =
-    "usage: pddump [-sx] [--json] [--kallsyms file] [-t types] [file ...]\n";
+    "usage: pddump [-sx] [--json] [--kallsyms file] [-t types] [--unwind] "
+    "[file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -42,6 +44,10 @@ usage(FILE *f, int status)
 		    "entries: sym+0xoff (dso)\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
+		    "      --unwind      -s, with the user frames of "
+		    "--call-graph dwarf samples\n"
+		    "                    unwound from their registers and "
+		    "stack copy\n"
 		    "  -x, --hex         a hex dump of each record's bytes\n"
 		    "  -h, --help        this help\n"
 		    "      --version     print the version\n"
@@ -57,6 +63,8 @@ struct dumper {
 	struct pd_syms		*sy;
 	struct pd_symq		*sq;
 	const struct pd_symq_res *res;	/* the current sample's names */
+	int			 unwind;	/* --unwind */
+	struct pd_unwind	*uw;
 	int			 filter;
 	uint64_t		 want[4];	/* types 0..255 */
 	struct pd_reader	*rd;
@@ -716,7 +724,9 @@ sample_syms(struct dumper *d, const struct pd_sample *s)
 			put_symres(d, &r->ip);
 		}
 	}
-	if (!(s->type & PERF_SAMPLE_CALLCHAIN)) {
+	/* --unwind: samples without a recorded chain may have frames. */
+	if (!(s->type & PERF_SAMPLE_CALLCHAIN) &&
+	    (d->uw == NULL || r->nframes == 0)) {
 		if (d->json)
 			OUT_S(",\"callchain\":null");
 		return;
@@ -1192,6 +1202,9 @@ put_rec(struct dumper *d, const struct pd_rec *rec)
 		print_rec(d, rec);
 		return 0;
 	}
+	/* The unwinder's header facts (arch, host), in stream order. */
+	if (d->uw != NULL)
+		pd_unwind_record(d->uw, rec);
 	if (pd_symq_push(d->sq, rec) < 0)
 		return -1;
 	sq_drain(d, 0);
@@ -1222,6 +1235,13 @@ dump(struct dumper *d, const char *path)
 	if (d->sy != NULL && (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
 		pd_err_io(&err, ENOMEM, "symbols");
 		goto failed;
+	}
+	if (d->sq != NULL && d->unwind) {
+		if ((d->uw = pd_unwind_new(d->sy)) == NULL) {
+			pd_err_io(&err, ENOMEM, "unwind");
+			goto failed;
+		}
+		pd_symq_set_unwind(d->sq, d->uw);
 	}
 	while ((r = pd_reader_next(d->rd, &rec)) > 0) {
 		if (put_rec(d, &rec) < 0) {
@@ -1274,6 +1294,8 @@ done:
 			d->sym_bad += pd_symq_bad(d->sq);
 		pd_symq_free(d->sq);
 		d->sq = NULL;
+		pd_unwind_free(d->uw);
+		d->uw = NULL;
 		if (d->sym_bad > 0) {
 			out_flush();
 			pd_warnx("%s: %u process or map record%s not usable "
@@ -1303,6 +1325,7 @@ main(int argc, char **argv)
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "types",	required_argument,	NULL, 't' },
+		{ "unwind",	no_argument,		NULL, 'U' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1329,6 +1352,9 @@ main(int argc, char **argv)
 		case 't':
 			if (parse_types(&d, optarg) < 0)
 				return PD_EXIT_USAGE;
+			break;
+		case 'U':
+			d.syms = d.unwind = 1;
 			break;
 		case 'V':
 			pd_print_version();
