@@ -349,23 +349,52 @@ pd_stacks_cmp(const struct pd_stacks *st, const struct pd_stack *a,
 	return cx < cy ? -1 : cx > cy;
 }
 
+static void
+entry_stack(const struct pd_stacks *st, uint32_t i, struct pd_stack *s)
+{
+	const struct entry *e = &st->ent[i];
+
+	s->ids = st->frames + e->off;
+	s->n = e->n;
+}
+
 static int
-order_cmp(const void *pa, const void *pb, void *ctx)
+text_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct pd_stacks *st = ctx;
 	struct pd_stack a, b;
-	const struct entry *ea = &st->ent[*(const uint32_t *)pa];
-	const struct entry *eb = &st->ent[*(const uint32_t *)pb];
 
-	a.ids = st->frames + ea->off;
-	a.n = ea->n;
-	b.ids = st->frames + eb->off;
-	b.n = eb->n;
+	entry_stack(st, *(const uint32_t *)pa, &a);
+	entry_stack(st, *(const uint32_t *)pb, &b);
 	return pd_stacks_cmp(st, &a, &b);
 }
 
+static int
+frame_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct pd_stacks *st = ctx;
+	struct pd_stack a, b;
+	size_t i;
+
+	entry_stack(st, *(const uint32_t *)pa, &a);
+	entry_stack(st, *(const uint32_t *)pb, &b);
+	for (i = 0; i < a.n && i < b.n; i++) {
+		const struct name *x = &st->names[a.ids[i]];
+		const struct name *y = &st->names[b.ids[i]];
+		int c;
+
+		if (a.ids[i] == b.ids[i])
+			continue;
+		c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+		if (c != 0)
+			return c;
+		return x->len < y->len ? -1 : 1;
+	}
+	return a.n < b.n ? -1 : a.n > b.n;
+}
+
 int
-pd_stacks_sort(struct pd_stacks *st)
+pd_stacks_sort(struct pd_stacks *st, int how)
 {
 	size_t i;
 
@@ -377,7 +406,8 @@ pd_stacks_sort(struct pd_stacks *st)
 		return -1;
 	for (i = 0; i < st->nent; i++)
 		st->order[i] = i;
-	qsort_r(st->order, st->nent, sizeof(*st->order), order_cmp, st);
+	qsort_r(st->order, st->nent, sizeof(*st->order),
+	    how == PD_STACKS_BY_FRAME ? frame_cmp : text_cmp, st);
 	return 0;
 }
 

@@ -50,12 +50,17 @@ size_t	pd_stacks_count(const struct pd_stacks *);
 size_t	pd_stacks_names(const struct pd_stacks *);
 
 /*
- * Orders the stacks as their text "a;b;c" sorts bytewise (LC_ALL=C
- * sort(1), perl's cmp): the order of stackcollapse-perf.pl's output and
- * the one flamegraph.pl merges frames in. 0, or -1 when out of memory.
- * Adding a stack afterwards undoes the order.
+ * Orders the stacks. PD_STACKS_BY_TEXT: as their text "a;b;c" sorts
+ * bytewise (LC_ALL=C sort(1), perl's cmp), the order of
+ * stackcollapse-perf.pl's output. PD_STACKS_BY_FRAME: frame by frame,
+ * each name bytewise, a stack before the ones it is a prefix of, so that
+ * the stacks sharing a prefix are next to each other (what a flame
+ * graph merges). 0, or -1 when out of memory. Adding a stack afterwards
+ * undoes the order.
  */
-int	pd_stacks_sort(struct pd_stacks *);
+#define PD_STACKS_BY_TEXT	0
+#define PD_STACKS_BY_FRAME	1
+int	pd_stacks_sort(struct pd_stacks *, int how);
 
 /*
  * Stack i (< pd_stacks_count) in sorted order, or in the order first

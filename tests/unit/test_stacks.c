@@ -77,7 +77,7 @@ sort_order(void)
 		if (j == n)
 			want[n++] = strdup(buf);
 	}
-	T(pd_stacks_sort(st) == 0);
+	T(pd_stacks_sort(st, PD_STACKS_BY_TEXT) == 0);
 	nst = pd_stacks_count(st);
 	/* "a;b" as one name and as two frames join to the same text. */
 	T(nst >= n);
@@ -138,7 +138,7 @@ counting(void)
 	T(m1.uordblks == m0.uordblks);
 	T(pd_stacks_count(st) == 3);
 
-	T(pd_stacks_sort(st) == 0);
+	T(pd_stacks_sort(st, PD_STACKS_BY_TEXT) == 0);
 	pd_stacks_get(st, 0, &s);	/* main;a */
 	T(s.n == 2 && s.count == 1 && s.period == 1);
 	pd_stacks_get(st, 1, &s);	/* main;a;hot */
@@ -166,9 +166,39 @@ many(void)
 	T(pd_stacks_count(st) == 50000 && pd_stacks_names(st) == 50001);
 	snprintf(buf, sizeof(buf), "f%d", 31337);
 	T(in(st, buf) == 31338);
-	T(pd_stacks_sort(st) == 0);
+	T(pd_stacks_sort(st, PD_STACKS_BY_TEXT) == 0);
 	pd_stacks_free(st);
 	pd_stacks_free(NULL);
+}
+
+/* By frame: every prefix's stacks are next to each other. */
+static void
+by_frame(void)
+{
+	struct pd_stacks *st = pd_stacks_new();
+	const char *const lines[][3] = {
+		{ "A", "B;", NULL }, { "A", "B", "C" }, { "A", "B-x", NULL },
+		{ "A", "B", NULL }, { "A", "Bb", "C" },
+	};
+	/* Wanted: A;B  A;B;C  A;B-x  A;B;  A;Bb;C (frame by frame). */
+	const char *const want[] = { "B", "B", "B-x", "B;", "Bb" };
+	struct pd_stack s;
+	uint32_t ids[3];
+	size_t i, j;
+
+	for (i = 0; i < 5; i++) {
+		for (j = 0; j < 3 && lines[i][j] != NULL; j++)
+			ids[j] = in(st, lines[i][j]);
+		T(pd_stacks_add(st, ids, j, 1, 1) == 0);
+	}
+	T(pd_stacks_sort(st, PD_STACKS_BY_FRAME) == 0);
+	for (i = 0; i < 5; i++) {
+		pd_stacks_get(st, i, &s);
+		T(strcmp(pd_stacks_name(st, s.ids[1], NULL), want[i]) == 0);
+		if (i < 2)
+			T(s.n == i + 2);
+	}
+	pd_stacks_free(st);
 }
 
 int
@@ -177,5 +207,6 @@ main(void)
 	counting();
 	sort_order();
 	many();
+	by_frame();
 	return T_END();
 }
