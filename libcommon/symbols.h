@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer: processes and their maps from COMM, FORK, EXIT, MMAP
+ * and MMAP2 records, user addresses resolved through each mapped ELF
+ * file's .symtab/.dynsym (libdwfl, one module per file, loaded on first
+ * use), kernel addresses through /proc/kallsyms (when the stream comes
+ * from this host) or a kallsyms file. Build ids from the stream are
+ * checked against the files on disk: a file that does not match gives
+ * "[unknown]" and a note, never a wrong name.
+ *
+ * Memory is bounded by what the stream describes (processes, maps,
+ * files), never by the number of samples. Nothing here prints: notes for
+ * the user come out of pd_syms_next_note().
+ */
+#ifndef PD_SYMBOLS_H
+#define PD_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_evlist;
+struct pd_rec;
+struct pd_sample;
+
+struct pd_syms;			/* processes, maps, dsos, kernel symbols */
+
+struct pd_syms_opts {
+	const char	*kallsyms;	/* --kallsyms FILE, or NULL: /proc/kallsyms
+					   when the stream is from this host */
+	const char	*debug_dir;	/* NULL: /usr/lib/debug */
+};
+
+/* A new symbolizer (opts may be NULL), or NULL when out of memory. */
+struct pd_syms	*pd_syms_new(const struct pd_syms_opts *);
+
+/* Frees everything, the libdwfl handles included. NULL is fine. */
+void		 pd_syms_free(struct pd_syms *);
+
+/*
+ * Header facts: HEADER_FEATURE records / file-mode features (os release,
+ * hostname, build ids) and HEADER_BUILD_ID records. Call for every
+ * record in stream order; it also takes COMM, FORK, EXIT, MMAP, MMAP2
+ * (and ignores the rest), so a tool can simply feed it everything.
+ * Returns 0, or -1 on a record it cannot use (never fatal for the tool:
+ * count it).
+ */
+int	pd_syms_record(struct pd_syms *, const struct pd_evlist *,
+	    const struct pd_rec *);
+
+/*
+ * One frame of a sample: the sample ip, then each callchain entry, with
+ * PERF_CONTEXT_* markers turned into the cpumode of the frames after
+ * them (and skipped), as perf script does.
+ */
+struct pd_frame {
+	uint64_t	addr;
+	uint8_t		cpumode;	/* PERF_RECORD_MISC_KERNEL/USER/... */
+};
+
+/*
+ * Frames of a parsed sample: the callchain when present (perf script's
+ * order: innermost first), else just the ip (cpumode from `misc`).
+ * Returns the count stored (<= max).
+ */
+size_t	pd_sample_frames(const struct pd_sample *, uint16_t misc,
+	    struct pd_frame *out, size_t max);
+
+/*
+ * An address resolved. name NULL = unknown ("[unknown]"); dso is what
+ * perf script prints in parentheses ("[kernel.kallsyms]",
+ * "/usr/lib/x86_64-linux-gnu/libc.so.6", "[unknown]"). The strings live
+ * as long as the pd_syms.
+ */
+struct pd_symres {
+	const char	*name;
+	uint64_t	 off;		/* addr - symbol start */
+	const char	*dso;
+	int		 kernel;	/* 1: a kernel frame (folded: _[k]) */
+};
+
+void	pd_syms_resolve(struct pd_syms *, uint32_t pid, uint8_t cpumode,
+	    uint64_t addr, struct pd_symres *);
+
+/*
+ * The process's current user maps (for DWARF unwinding), sorted by
+ * start; *gen changes whenever that process's maps change. NULL and
+ * *nmaps 0 if the process is unknown. Valid until the next
+ * pd_syms_record().
+ */
+struct pd_map {
+	uint64_t	 start, end, pgoff;
+	const char	*path;		/* as in the MMAP/MMAP2 record */
+	uint32_t	 prot;
+};
+
+const struct pd_map	*pd_syms_maps(struct pd_syms *, uint32_t pid,
+			    size_t *nmaps, uint64_t *gen);
+
+/*
+ * perf script's comm for the thread (the thread's own comm, else its
+ * process's), or NULL when neither is known.
+ */
+const char		*pd_syms_comm(struct pd_syms *, uint32_t pid,
+			    uint32_t tid);
+
+/*
+ * Notes for the user (build-id mismatch, missing file, stripped file,
+ * kallsyms not usable), each once; the tool prints them to stderr.
+ * Returns the next unread note, or NULL. The string lives as long as
+ * the pd_syms.
+ */
+const char	*pd_syms_next_note(struct pd_syms *);
+
+#endif /* PD_SYMBOLS_H */
