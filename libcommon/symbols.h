@@ -28,6 +28,7 @@ struct pd_syms_opts {
 	const char	*kallsyms;	/* --kallsyms FILE, or NULL: /proc/kallsyms
 					   when the stream is from this host */
 	const char	*debug_dir;	/* NULL: /usr/lib/debug */
+	int		 dso_only;	/* name dsos only: read no file */
 };
 
 /* A new symbolizer (opts may be NULL), or NULL when out of memory. */

@@ -19,12 +19,14 @@
 #include "libcommon/reader.h"
 #include "libcommon/record.h"
 #include "libcommon/sample.h"
+#include "libcommon/symbols.h"
+#include "libcommon/symq.h"
 #include "libcommon/tracefmt.h"
 #include "libcommon/zdec.h"
 #include "pddump/out.h"
 
 static const char usage_line[] =
-    "usage: pddump [-x] [--json] [-t types] [file ...]\n";
+    "usage: pddump [-sx] [--json] [--kallsyms file] [-t types] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -34,6 +36,10 @@ usage(FILE *f, int status)
 		fputs("Print every record of perf.data inputs, every field "
 		    "decoded.\n\n"
 		    "  -j, --json        one JSON object per record and line\n"
+		    "      --kallsyms FILE  kernel symbols from FILE "
+		    "(with -s)\n"
+		    "  -s, --symbols     name the sample's ip and callchain "
+		    "entries: sym+0xoff (dso)\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
 		    "  -x, --hex         a hex dump of each record's bytes\n"
@@ -45,7 +51,12 @@ usage(FILE *f, int status)
 }
 
 struct dumper {
-	int			 json, hex;
+	int			 json, hex, syms;
+	unsigned		 sym_bad;	/* records -s could not use */
+	struct pd_syms_opts	 sopts;
+	struct pd_syms		*sy;
+	struct pd_symq		*sq;
+	const struct pd_symq_res *res;	/* the current sample's names */
 	int			 filter;
 	uint64_t		 want[4];	/* types 0..255 */
 	struct pd_reader	*rd;
@@ -651,6 +662,87 @@ regs(struct dumper *d, const char *name, uint64_t abi, uint64_t mask,
 		OUT_S("}}");
 }
 
+/* "sym+0xoff (dso)" in text; "sym", "symoff", "dso" keys in JSON. */
+static void
+put_symres(struct dumper *d, const struct pd_symres *r)
+{
+	if (d->json) {
+		KEY(d, "sym");
+		if (r->name != NULL) {
+			out_json_str(r->name, strlen(r->name));
+			KU(d, "symoff", r->off);
+		} else
+			OUT_S("null");
+		KEY(d, "dso");
+		out_json_str(r->dso, strlen(r->dso));
+		return;
+	}
+	if (r->name != NULL) {
+		out_str(r->name);
+		OUT_S("+");
+		out_x64(r->off);
+	} else
+		OUT_S("[unknown]");
+	OUT_S(" (");
+	out_str(r->dso);
+	out_ch(')');
+}
+
+/*
+ * -s: the thread's comm, the ip's symbol, and the callchain as perf
+ * script shows it: one frame per entry, context markers left out; all
+ * found at the sample's time (symq.h).
+ */
+static void
+sample_syms(struct dumper *d, const struct pd_sample *s)
+{
+	const struct pd_symq_res *r = d->res;
+	size_t i;
+
+	if (r == NULL || r->bad)
+		return;
+	if (s->type & PERF_SAMPLE_TID) {
+		if (r->comm != NULL)
+			KS(d, "comm", r->comm);
+		else
+			KNULL(d, "comm");
+	}
+	if (r->has_ip) {
+		if (d->json)
+			put_symres(d, &r->ip);
+		else {
+			detail(d, "sym");
+			out_ch(' ');
+			put_symres(d, &r->ip);
+		}
+	}
+	if (!(s->type & PERF_SAMPLE_CALLCHAIN)) {
+		if (d->json)
+			OUT_S(",\"callchain\":null");
+		return;
+	}
+	detail(d, "callchain");
+	if (d->json)
+		out_ch('[');
+	for (i = 0; i < r->nframes; i++) {
+		if (d->json) {
+			if (i > 0)
+				out_ch(',');
+			jopen();
+			KX(d, "addr", r->frames[i].addr);
+		} else {
+			OUT_S("\n    ");
+			out_x64(r->frames[i].addr);
+			out_ch(' ');
+		}
+		put_symres(d, &r->syms[i]);
+		if (d->json)
+			out_ch('}');
+	}
+	if (d->json)
+		out_ch(']');
+}
+
 static void
 print_sample(struct dumper *d, const struct pd_rec *rec)
 {
@@ -722,6 +814,10 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
 		KU(d, "code_page_size", s.code_page_size);
 
+	if (d->sy != NULL) {
+		sample_syms(d, &s);
+		goto after_callchain;
+	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		detail(d, "callchain");
 		if (d->json)
@@ -741,6 +837,7 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 			out_ch(']');
 	} else if (d->json)
 		OUT_S(",\"callchain\":null");
+after_callchain:
 
 	if (st & PERF_SAMPLE_READ) {
 		uint64_t v, id, lost;
@@ -988,6 +1085,17 @@ out:
 }
 
 static void
+print_notes(struct dumper *d)
+{
+	const char *note;
+
+	while ((note = pd_syms_next_note(d->sy)) != NULL) {
+		out_flush();
+		pd_warnx("%s", note);
+	}
+}
+
+static void
 print_rec(struct dumper *d, const struct pd_rec *rec)
 {
 	int show = wanted(d, rec->type);
@@ -1019,6 +1127,8 @@ print_rec(struct dumper *d, const struct pd_rec *rec)
 	else
 		print_decoded(d, rec);
 	rec_end(d, rec);
+	if (d->sy != NULL)
+		print_notes(d);
 }
 
 static int
@@ -1048,6 +1158,46 @@ parse_types(struct dumper *d, const char *arg)
 	return 0;
 }
 
+/* Prints what the symbol queue has ready; all of it when `all`. */
+static void
+sq_drain(struct dumper *d, int all)
+{
+	struct pd_rec rec;
+
+	if (d->sq == NULL)
+		return;
+	if (all)
+		pd_symq_flush(d->sq);
+	while (pd_symq_next(d->sq, &rec, &d->res) > 0)
+		print_rec(d, &rec);
+	d->res = NULL;
+}
+
+/*
+ * A record read: printed at once, or with -s through the symbol queue,
+ * which hands records back in order once their samples have names. A
+ * record with an out-of-band payload is printed while it is current.
+ * 0, or -1 when out of memory.
+ */
+static int
+put_rec(struct dumper *d, const struct pd_rec *rec)
+{
+	if (d->sq == NULL) {
+		print_rec(d, rec);
+		return 0;
+	}
+	if (rec->payload > 0 || rec->type == PD_RECORD_HEADER_TRACING_DATA ||
+	    rec->type == PD_RECORD_SIMPLEPERF_TRACING_DATA) {
+		sq_drain(d, 1);
+		print_rec(d, rec);
+		return 0;
+	}
+	if (pd_symq_push(d->sq, rec) < 0)
+		return -1;
+	sq_drain(d, 0);
+	return 0;
+}
+
 /* Dumps one input; PD_EXIT_OK or PD_EXIT_DATA (after printing why). */
 static int
 dump(struct dumper *d, const char *path)
@@ -1064,8 +1214,20 @@ dump(struct dumper *d, const char *path)
 		return PD_EXIT_DATA;
 	}
 	d->el = pd_reader_evlist(d->rd);
+	if (d->syms && (d->sy = pd_syms_new(&d->sopts)) == NULL) {
+		pd_err_io(&err, ENOMEM, "symbols");
+		goto failed;
+	}
+	d->sym_bad = 0;
+	if (d->sy != NULL && (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
+		pd_err_io(&err, ENOMEM, "symbols");
+		goto failed;
+	}
 	while ((r = pd_reader_next(d->rd, &rec)) > 0) {
-		print_rec(d, &rec);
+		if (put_rec(d, &rec) < 0) {
+			pd_err_io(&err, ENOMEM, "symbols");
+			goto failed;
+		}
 		if (rec.type != PD_RECORD_COMPRESSED &&
 		    rec.type != PD_RECORD_COMPRESSED2)
 			continue;
@@ -1078,7 +1240,10 @@ dump(struct dumper *d, const char *path)
 		if (pd_zdec_feed(d->zd, &rec, &err) < 0)
 			goto failed;
 		while ((r = pd_zdec_next(d->zd, &zrec, &err)) > 0)
-			print_rec(d, &zrec);
+			if (put_rec(d, &zrec) < 0) {
+				pd_err_io(&err, ENOMEM, "symbols");
+				goto failed;
+			}
 		if (r < 0)
 			goto failed;
 	}
@@ -1088,8 +1253,10 @@ dump(struct dumper *d, const char *path)
 		err = *pd_reader_err(d->rd);
 		goto failed;
 	}
+	sq_drain(d, 1);
 	goto done;
 failed:
+	sq_drain(d, 1);
 	err.input = pd_reader_name(d->rd);
 	out_flush();
 	pd_print_err(&err);
@@ -1100,6 +1267,21 @@ done:
 		pd_warnx("%s: left out %u section%s (last: %s)",
 		    pd_reader_name(d->rd), dropped, dropped > 1 ? "s" : "",
 		    what);
+	}
+	if (d->sy != NULL) {
+		print_notes(d);
+		if (d->sq != NULL)
+			d->sym_bad += pd_symq_bad(d->sq);
+		pd_symq_free(d->sq);
+		d->sq = NULL;
+		if (d->sym_bad > 0) {
+			out_flush();
+			pd_warnx("%s: %u process or map record%s not usable "
+			    "for symbols", pd_reader_name(d->rd), d->sym_bad,
+			    d->sym_bad > 1 ? "s were" : " was");
+		}
+		pd_syms_free(d->sy);
+		d->sy = NULL;
 	}
 	pd_zdec_free(d->zd);
 	d->zd = NULL;
@@ -1118,6 +1300,8 @@ main(int argc, char **argv)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "hex",	no_argument,		NULL, 'x' },
 		{ "json",	no_argument,		NULL, 'j' },
+		{ "kallsyms",	required_argument,	NULL, 'K' },
+		{ "symbols",	no_argument,		NULL, 's' },
 		{ "types",	required_argument,	NULL, 't' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1128,13 +1312,19 @@ main(int argc, char **argv)
 	int c, i, ninputs, status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
-	while ((c = getopt_long(argc, argv, "hjt:x", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hjst:x", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
 		case 'j':
 			d.json = 1;
+			break;
+		case 'K':
+			d.sopts.kallsyms = optarg;
+			break;
+		case 's':
+			d.syms = 1;
 			break;
 		case 't':
 			if (parse_types(&d, optarg) < 0)

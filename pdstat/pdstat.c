@@ -24,10 +24,13 @@
 #include "libcommon/reader.h"
 #include "libcommon/sample.h"
 #include "libcommon/samplehead.h"
+#include "libcommon/symbols.h"
 #include "libcommon/writer.h"
+#include "pdstat/top.h"
 
 static const char usage_line[] =
-    "usage: pdstat [--json] [-p] [file ...]\n";
+    "usage: pdstat [--json] [-p] [--top n [--by sym|dso] [--kallsyms file]]\n"
+    "              [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -41,6 +44,12 @@ usage(FILE *f, int status)
 		    "unchanged; the summary\n"
 		    "                   (and a live status line on a "
 		    "terminal) goes to standard error\n"
+		    "      --top N      the N hottest symbols of each event "
+		    "by their samples'\n"
+		    "                   period, as perf report --sort sym\n"
+		    "      --by KEY     --top by sym (default) or dso\n"
+		    "      --kallsyms FILE  kernel symbols for --top from "
+		    "FILE\n"
 		    "  -h, --help       this help\n"
 		    "      --version    print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -121,6 +130,10 @@ struct stats {
 	int		 complete;
 	char		 error[320];
 };
+
+/* --top: the symbol table of the current input, and its size. */
+static struct symtop	*g_top;
+static size_t		 g_topn;
 
 /* The live status line (-p on a terminal). */
 static volatile sig_atomic_t tick;
@@ -691,6 +704,8 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 			    "first %u are not in these tables\n",
 			    st->thr_other, THREADS_MAX);
 	}
+	if (g_top != NULL)
+		symtop_print(g_top, f, el, g_topn);
 }
 
 static void
@@ -843,7 +858,12 @@ print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
 	}
 	json_kv(f, "cpu_desc", hi->cpudesc, &sep);
 	json_kv(f, "cmdline", hi->cmdline, &sep);
-	fprintf(f, "%s}\n}\n", *sep ? "\n  " : "");
+	fprintf(f, "%s}", *sep ? "\n  " : "");
+	if (g_top != NULL) {
+		fputs(",\n  \"top\": ", f);
+		symtop_json(g_top, f, el, g_topn);
+	}
+	fputs("\n}\n", f);
 }
 
 /* ----- the live status line ----- */
@@ -1020,6 +1040,12 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 			}
 		} else
 			do_record(st, el, &rec);
+		if (g_top != NULL && symtop_record(g_top, el, &rec) < 0) {
+			snprintf(st->error, sizeof(st->error),
+			    "offset 0x%" PRIx64 ": out of memory for --top",
+			    rec.offset);
+			return -1;
+		}
 		if (w != NULL && passes(st, &rec)) {
 			const unsigned char *p;
 			ssize_t n;
@@ -1062,9 +1088,12 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "by",		required_argument, NULL, 'B' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
+		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "pass",	no_argument,	NULL, 'p' },
+		{ "top",	required_argument, NULL, 'T' },
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1075,12 +1104,41 @@ main(int argc, char **argv)
 	FILE *sf;
 	char **inputs;
 	int c, json = 0, pass = 0, ninputs, i, status = PD_EXIT_OK;
+	int top = 0, by_dso = 0;
+	struct pd_syms_opts so;
+	const char *note;
+	char *end;
 
 	pd_setprogname(argv[0]);
+	memset(&so, 0, sizeof(so));
 	while ((c = getopt_long(argc, argv, "hp", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'B':
+			if (strcmp(optarg, "dso") == 0)
+				by_dso = 1;
+			else if (strcmp(optarg, "sym") == 0)
+				by_dso = 0;
+			else {
+				pd_warnx("--by: sym or dso, not %s", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
+			break;
+		case 'K':
+			so.kallsyms = optarg;
+			break;
+		case 'T':
+			errno = 0;
+			g_topn = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    g_topn == 0 || *optarg == '-') {
+				pd_warnx("--top: not a positive count: %s",
+				    optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			top = 1;
 			break;
 		case 'J':
 			json = 1;
@@ -1133,6 +1191,10 @@ main(int argc, char **argv)
 			status = PD_EXIT_DATA;
 			continue;
 		}
+		if (top && (g_top = symtop_new(&so, by_dso)) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
 		memset(&st, 0, sizeof(st));
 		st.input = pd_reader_name(rd);
 		st.file_mode = pd_reader_is_file(rd);
@@ -1144,6 +1206,11 @@ main(int argc, char **argv)
 				status_start(&ss);
 		}
 		r = scan(rd, &st, w, &ss);
+		if (g_top != NULL && symtop_finish(g_top) < 0 && r == 0) {
+			snprintf(st.error, sizeof(st.error),
+			    "out of memory for --top");
+			r = -1;
+		}
 		status_stop(&ss);
 		st.left_out = pd_reader_dropped(rd, &st.left_out_last);
 		st.inexact = pd_reader_inexact(rd, &st.inexact_last);
@@ -1164,6 +1231,11 @@ main(int argc, char **argv)
 			pd_warnx("%s: %s", st.input, st.error);
 			status = PD_EXIT_DATA;
 		}
+		while (g_top != NULL && (note = symtop_next_note(g_top)) !=
+		    NULL)
+			pd_warnx("%s", note);
+		symtop_free(g_top);
+		g_top = NULL;
 		stats_free(&st);
 		pd_reader_close(rd);
 	}

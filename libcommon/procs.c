@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Processes, threads and their maps, from COMM, FORK, EXIT, MMAP and
+ * MMAP2 records, kept the way perf's machine.c keeps them: a thread has
+ * a comm and belongs to a process (pid); maps belong to the process, so
+ * threads share them; a new process starts with a copy of its parent's
+ * maps; a map that overlaps older ones cuts them.
+ */
+#include "libcommon/symbols.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "libcommon/evlist.h"
+#include "libcommon/perf.h"
+#include "libcommon/record.h"
+#include "libcommon/sample.h"
+#include "libcommon/symint.h"
+
+static uint64_t
+hash32(uint32_t k)
+{
+	uint64_t h = k * 0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 29);
+}
+
+static uint64_t
+hashstr(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * Strings (comms, dso names) are kept once each, so memory follows the
+ * number of distinct strings, not of threads or records.
+ */
+const char *
+pd_syms_intern(struct pd_syms *sy, const char *s, size_t len)
+{
+	struct strset *ss = &sy->strs;
+	size_t i, mask;
+	char *p;
+
+	if (ss->n * 2 >= ss->cap) {
+		size_t ncap = ss->cap ? ss->cap * 2 : 256, j;
+		char **nv = calloc(ncap, sizeof(*nv));
+
+		if (nv == NULL)
+			return NULL;
+		for (j = 0; j < ss->cap; j++) {
+			if (ss->v[j] == NULL)
+				continue;
+			i = hashstr(ss->v[j], strlen(ss->v[j])) & (ncap - 1);
+			while (nv[i] != NULL)
+				i = (i + 1) & (ncap - 1);
+			nv[i] = ss->v[j];
+		}
+		free(ss->v);
+		ss->v = nv;
+		ss->cap = ncap;
+	}
+	mask = ss->cap - 1;
+	for (i = hashstr(s, len) & mask; ss->v[i] != NULL; i = (i + 1) & mask)
+		if (strncmp(ss->v[i], s, len) == 0 && ss->v[i][len] == '\0')
+			return ss->v[i];
+	if ((p = malloc(len + 1)) == NULL)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	ss->v[i] = p;
+	ss->n++;
+	return p;
+}
+
+static struct thread *
+thread_get(struct pd_syms *sy, uint32_t tid, int create)
+{
+	size_t i, mask;
+
+	if (sy->tcap == 0 || (create && sy->tn * 2 >= sy->tcap)) {
+		size_t ncap = sy->tcap ? sy->tcap * 2 : 64, j;
+		struct thread *nt;
+
+		if (!create)
+			return NULL;
+		if ((nt = calloc(ncap, sizeof(*nt))) == NULL)
+			return NULL;
+		for (j = 0; j < sy->tcap; j++) {
+			if (!sy->threads[j].used)
+				continue;
+			i = hash32(sy->threads[j].tid) & (ncap - 1);
+			while (nt[i].used)
+				i = (i + 1) & (ncap - 1);
+			nt[i] = sy->threads[j];
+		}
+		free(sy->threads);
+		sy->threads = nt;
+		sy->tcap = ncap;
+	}
+	mask = sy->tcap - 1;
+	for (i = hash32(tid) & mask; sy->threads[i].used; i = (i + 1) & mask)
+		if (sy->threads[i].tid == tid)
+			return &sy->threads[i];
+	if (!create)
+		return NULL;
+	sy->threads[i].used = 1;
+	sy->threads[i].tid = tid;
+	sy->threads[i].pid = tid;
+	sy->threads[i].comm = NULL;
+	sy->tn++;
+	return &sy->threads[i];
+}
+
+struct proc *
+pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
+{
+	size_t i, mask;
+
+	if (sy->pcap == 0 || (create && sy->pn * 2 >= sy->pcap)) {
+		size_t ncap = sy->pcap ? sy->pcap * 2 : 64, j;
+		struct proc *np;
+
+		if (!create)
+			return NULL;
+		if ((np = calloc(ncap, sizeof(*np))) == NULL)
+			return NULL;
+		for (j = 0; j < sy->pcap; j++) {
+			if (!sy->procs[j].used)
+				continue;
+			i = hash32(sy->procs[j].pid) & (ncap - 1);
+			while (np[i].used)
+				i = (i + 1) & (ncap - 1);
+			np[i] = sy->procs[j];
+		}
+		free(sy->procs);
+		sy->procs = np;
+		sy->pcap = ncap;
+	}
+	mask = sy->pcap - 1;
+	for (i = hash32(pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
+		if (sy->procs[i].pid == pid)
+			return &sy->procs[i];
+	if (!create)
+		return NULL;
+	memset(&sy->procs[i], 0, sizeof(sy->procs[i]));
+	sy->procs[i].used = 1;
+	sy->procs[i].pid = pid;
+	sy->procs[i].gen = ++sy->gen;
+	sy->pn++;
+	return &sy->procs[i];
+}
+
+static void
+proc_clear(struct proc *p)
+{
+	free(p->maps);
+	free(p->dsos);
+	p->maps = NULL;
+	p->dsos = NULL;
+	p->n = p->cap = 0;
+	p->last = 0;
+}
+
+void
+pd_syms_procs_free(struct pd_syms *sy)
+{
+	size_t i;
+
+	for (i = 0; i < sy->pcap; i++)
+		if (sy->procs[i].used)
+			proc_clear(&sy->procs[i]);
+	free(sy->procs);
+	proc_clear(&sy->kern);
+	free(sy->threads);
+	for (i = 0; i < sy->strs.cap; i++)
+		free(sy->strs.v[i]);
+	free(sy->strs.v);
+}
+
+static int
+proc_reserve(struct proc *p, size_t n)
+{
+	size_t ncap;
+	struct pd_map *nm;
+	struct dso **nd;
+
+	if (n <= p->cap)
+		return 0;
+	ncap = p->cap ? p->cap * 2 : 16;
+	while (ncap < n)
+		ncap *= 2;
+	if ((nm = realloc(p->maps, ncap * sizeof(*nm))) == NULL)
+		return -1;
+	p->maps = nm;
+	if ((nd = realloc(p->dsos, ncap * sizeof(*nd))) == NULL)
+		return -1;
+	p->dsos = nd;
+	p->cap = ncap;
+	return 0;
+}
+
+/* The index of the first map whose end is above addr. */
+static size_t
+first_above(const struct proc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Inserts [m.start, m.end) and cuts what it overlaps, keeping the parts
+ * of older maps before and after it (perf's maps__fixup_overlappings).
+ */
+static int
+proc_insert(struct proc *p, const struct pd_map *m, struct dso *dso)
+{
+	size_t i, j, k;
+	struct pd_map head, tail;
+	struct dso *hd = NULL, *td = NULL;
+	int has_head = 0, has_tail = 0;
+
+	if (m->end <= m->start)
+		return -1;
+	i = first_above(p, m->start);
+	for (j = i; j < p->n && p->maps[j].start < m->end; j++) {
+		if (j == i && p->maps[j].start < m->start) {
+			head = p->maps[j];
+			head.end = m->start;
+			hd = p->dsos[j];
+			has_head = 1;
+		}
+		if (p->maps[j].end > m->end) {
+			tail = p->maps[j];
+			tail.start = m->end;
+			tail.pgoff += m->end - p->maps[j].start;
+			td = p->dsos[j];
+			has_tail = 1;
+		}
+	}
+	/* maps[i, j) go; head, m, tail come in. */
+	k = (size_t)has_head + 1 + (size_t)has_tail;
+	if (proc_reserve(p, p->n - (j - i) + k) < 0)
+		return -1;
+	memmove(p->maps + i + k, p->maps + j, (p->n - j) * sizeof(*p->maps));
+	memmove(p->dsos + i + k, p->dsos + j, (p->n - j) * sizeof(*p->dsos));
+	p->n = p->n - (j - i) + k;
+	if (has_head) {
+		p->maps[i] = head;
+		p->dsos[i++] = hd;
+	}
+	p->maps[i] = *m;
+	p->dsos[i++] = dso;
+	if (has_tail) {
+		p->maps[i] = tail;
+		p->dsos[i] = td;
+	}
+	p->last = 0;
+	return 0;
+}
+
+static int
+proc_copy(struct proc *dst, const struct proc *src)
+{
+	proc_clear(dst);
+	if (src == NULL || src->n == 0)
+		return 0;
+	if (proc_reserve(dst, src->n) < 0)
+		return -1;
+	memcpy(dst->maps, src->maps, src->n * sizeof(*src->maps));
+	memcpy(dst->dsos, src->dsos, src->n * sizeof(*src->dsos));
+	dst->n = src->n;
+	return 0;
+}
+
+/* The map holding addr, or -1; remembers the hit for the next call. */
+static long
+proc_find(struct proc *p, uint64_t addr)
+{
+	size_t i;
+
+	if (p->last < p->n && p->maps[p->last].start <= addr &&
+	    addr < p->maps[p->last].end)
+		return p->last;
+	i = first_above(p, addr);
+	if (i < p->n && p->maps[i].start <= addr) {
+		p->last = i;
+		return i;
+	}
+	return -1;
+}
+
+/* The map and dso holding a user or kernel address. */
+int
+pd_syms_find_map(struct pd_syms *sy, uint32_t pid, int kernel,
+    uint64_t addr, const struct pd_map **m, struct dso **dso)
+{
+	struct proc *p = kernel ? &sy->kern : pd_syms_proc(sy, pid, 0);
+	long i;
+
+	if (p == NULL || (i = proc_find(p, addr)) < 0)
+		return -1;
+	*m = &p->maps[i];
+	*dso = p->dsos[i];
+	return 0;
+}
+
+/* A string field of `rec` at off, NUL-terminated within the record. */
+static const char *
+rec_str(const struct pd_rec *rec, size_t off, size_t *len)
+{
+	const char *s;
+	const void *z;
+
+	if (rec->size <= off)
+		return NULL;
+	s = (const char *)rec->data + off;
+	if ((z = memchr(s, '\0', rec->size - off)) == NULL)
+		return NULL;
+	*len = (const char *)z - s;
+	return s;
+}
+
+static int
+do_comm(struct pd_syms *sy, const struct pd_rec *rec)
+{
+	struct thread *t;
+	const char *s;
+	size_t len;
+
+	if (rec->size < 17 || (s = rec_str(rec, 16, &len)) == NULL)
+		return -1;
+	if ((t = thread_get(sy, pd_get_u32(rec->data + 12), 1)) == NULL)
+		return -1;
+	t->pid = pd_get_u32(rec->data + 8);
+	/*
+	 * An exec changes only the comm here, as in perf: the new image's
+	 * MMAPs replace what they overlap, and ordering across CPUs makes
+	 * flushing the maps at the COMM unsafe.
+	 */
+	t->comm = pd_syms_intern(sy, s, len);
+	return t->comm != NULL ? 0 : -1;
+}
+
+static int
+do_fork(struct pd_syms *sy, const struct pd_rec *rec)
+{
+	uint32_t pid, ppid, tid, ptid;
+	struct thread *t, *parent;
+	const char *comm = NULL;
+	struct proc *pp, *cp;
+
+	if (rec->size < 32)
+		return -1;
+	pid = pd_get_u32(rec->data + 8);
+	ppid = pd_get_u32(rec->data + 12);
+	tid = pd_get_u32(rec->data + 16);
+	ptid = pd_get_u32(rec->data + 20);
+	if ((parent = thread_get(sy, ptid, 0)) != NULL)
+		comm = parent->comm;
+	if ((t = thread_get(sy, tid, 1)) == NULL)
+		return -1;
+	t->pid = pid;
+	t->comm = comm;
+	if (pid == ppid)
+		return 0;	/* a thread: it shares its process's maps */
+	/* A new process: a copy of its parent's maps. */
+	if ((cp = pd_syms_proc(sy, pid, 1)) == NULL)
+		return -1;
+	pp = pd_syms_proc(sy, ppid, 0);
+	cp->gen = ++sy->gen;
+	return proc_copy(cp, pp);
+}
+
+/* "[kernel.kallsyms]" and what follows, as perf's is_kernel_mmap. */
+static int
+is_kernel_mmap(const char *path)
+{
+	return strncmp(path, "[kernel.kallsyms", 16) == 0;
+}
+
+static int
+do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
+{
+	struct pd_map m;
+	struct proc *p;
+	struct dso *dso;
+	struct dso_id id;
+	const char *path;
+	size_t len;
+	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t pid;
+	int kernel;
+
+	memset(&id, 0, sizeof(id));
+	if (rec->type == PERF_RECORD_MMAP) {
+		if ((path = rec_str(rec, 40, &len)) == NULL)
+			return -1;
+		m.prot = rec->misc & PERF_RECORD_MISC_MMAP_DATA ?
+		    PROT_READ : PROT_READ | PROT_EXEC;
+	} else {
+		if ((path = rec_str(rec, 72, &len)) == NULL)
+			return -1;
+		m.prot = pd_get_u32(rec->data + 64);
+		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			id.bidlen = rec->data[40];
+			if (id.bidlen > 20)
+				id.bidlen = 20;
+			id.bid = rec->data + 44;
+		} else {
+			id.maj = pd_get_u32(rec->data + 40);
+			id.min = pd_get_u32(rec->data + 44);
+			id.ino = pd_get_u64(rec->data + 48);
+		}
+	}
+	pid = pd_get_u32(rec->data + 8);
+	m.start = pd_get_u64(rec->data + 16);
+	m.end = m.start + pd_get_u64(rec->data + 24);
+	m.pgoff = pd_get_u64(rec->data + 32);
+	if (m.end < m.start)
+		m.end = UINT64_MAX;
+	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return 0;	/* guests are not resolved */
+	kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	if (kernel) {
+		p = &sy->kern;
+		if (is_kernel_mmap(path)) {
+			const char *ref = strchr(path, ']');
+
+			snprintf(sy->kref, sizeof(sy->kref), "%s",
+			    ref != NULL ? ref + 1 : "");
+			sy->kref_addr = m.pgoff;
+		}
+	} else if ((p = pd_syms_proc(sy, pid, 1)) == NULL)
+		return -1;
+	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid)) == NULL)
+		return -1;
+	m.path = dso->path;
+	if (proc_insert(p, &m, dso) < 0)
+		return -1;
+	p->gen = ++sy->gen;
+	return 0;
+}
+
+/* Applies HEADER_BUILD_ID: the build id the file had when recorded. */
+static int
+do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
+{
+	struct bidnote *b;
+	const char *path;
+	size_t len, idlen = 20;
+
+	if ((path = rec_str(rec, 36, &len)) == NULL || len == 0)
+		return -1;
+	if (rec->misc & (1 << 15)) {	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
+		idlen = rec->data[32];
+		if (idlen > 20)
+			idlen = 20;
+	}
+	if (sy->nbids == sy->bidcap) {
+		size_t ncap = sy->bidcap ? sy->bidcap * 2 : 32;
+
+		if ((b = realloc(sy->bids, ncap * sizeof(*b))) == NULL)
+			return -1;
+		sy->bids = b;
+		sy->bidcap = ncap;
+	}
+	b = &sy->bids[sy->nbids];
+	if ((b->path = strndup(path, len)) == NULL)
+		return -1;
+	memcpy(b->bid, rec->data + 12, idlen);
+	/* Without the size byte, trailing zeros are padding. */
+	if (!(rec->misc & (1 << 15)))
+		while (idlen > 0 && b->bid[idlen - 1] == 0)
+			idlen--;
+	b->len = idlen;
+	sy->nbids++;
+	pd_syms_dso_bid(sy, b->path, b->bid, b->len);
+	return 0;
+}
+
+int
+pd_syms_record(struct pd_syms *sy, const struct pd_evlist *el,
+    const struct pd_rec *rec)
+{
+	(void)el;
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+		return do_comm(sy, rec);
+	case PERF_RECORD_FORK:
+		return do_fork(sy, rec);
+	case PERF_RECORD_EXIT:
+		/* perf keeps exited threads for late samples; so do we. */
+		return rec->size >= 32 ? 0 : -1;
+	case PERF_RECORD_MMAP:
+		return rec->size >= 41 ? do_mmap(sy, rec) : -1;
+	case PERF_RECORD_MMAP2:
+		return rec->size >= 73 ? do_mmap(sy, rec) : -1;
+	case PD_RECORD_HEADER_BUILD_ID:
+		return rec->size >= 37 ? do_build_id(sy, rec) : -1;
+	case PD_RECORD_HEADER_FEATURE:
+		return pd_header_info_update(&sy->hi, rec);
+	}
+	return 0;
+}
+
+const struct pd_map *
+pd_syms_maps(struct pd_syms *sy, uint32_t pid, size_t *nmaps, uint64_t *gen)
+{
+	struct proc *p = pd_syms_proc(sy, pid, 0);
+
+	if (p == NULL || p->n == 0) {
+		*nmaps = 0;
+		if (gen != NULL)
+			*gen = p != NULL ? p->gen : 0;
+		return NULL;
+	}
+	*nmaps = p->n;
+	if (gen != NULL)
+		*gen = p->gen;
+	return p->maps;
+}
+
+const char *
+pd_syms_comm(struct pd_syms *sy, uint32_t pid, uint32_t tid)
+{
+	struct thread *t;
+
+	if ((t = thread_get(sy, tid, 0)) != NULL && t->comm != NULL)
+		return t->comm;
+	if ((t = thread_get(sy, pid, 0)) != NULL && t->comm != NULL)
+		return t->comm;
+	return NULL;
+}
+
+size_t
+pd_sample_frames(const struct pd_sample *s, uint16_t misc,
+    struct pd_frame *out, size_t max)
+{
+	uint8_t mode = PERF_RECORD_MISC_USER;
+	uint64_t i, a;
+	size_t n = 0;
+
+	if (!(s->type & PERF_SAMPLE_CALLCHAIN) || s->callchain_nr == 0) {
+		if (max == 0 || !(s->type & PERF_SAMPLE_IP))
+			return 0;
+		out[0].addr = s->ip;
+		out[0].cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		return 1;
+	}
+	/* perf starts a callchain in user mode until a marker says not. */
+	for (i = 0; i < s->callchain_nr && n < max; i++) {
+		a = pd_get_u64(s->callchain + 8 * i);
+		if (a >= (uint64_t)PERF_CONTEXT_MAX) {
+			switch (a) {
+			case (uint64_t)PERF_CONTEXT_HV:
+				mode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case (uint64_t)PERF_CONTEXT_KERNEL:
+				mode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case (uint64_t)PERF_CONTEXT_USER:
+				mode = PERF_RECORD_MISC_USER;
+				break;
+			case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
+				mode = PERF_RECORD_MISC_GUEST_KERNEL;
+				break;
+			case (uint64_t)PERF_CONTEXT_GUEST_USER:
+				mode = PERF_RECORD_MISC_GUEST_USER;
+				break;
+			case PD_CONTEXT_USER_DEFERRED:
+				i++;	/* its cookie follows */
+				break;
+			default:
+				break;
+			}
+			continue;
+		}
+		out[n].addr = a;
+		out[n].cpumode = mode;
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer's process and map tracking (procs.c), frames from
+ * callchains, and symbol lookup in a real ELF file: this test program.
+ */
+#include "libcommon/symbols.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "libcommon/perf.h"
+#include "libcommon/record.h"
+#include "libcommon/sample.h"
+#include "tests/unit/rec.h"
+#include "tests/unit/t.h"
+
+static struct pd_rec
+mkrec(size_t at)
+{
+	struct pd_rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.data = b_buf + at;
+	r.type = pd_get_u32(b_buf + at);
+	r.misc = pd_get_u16(b_buf + at + 4);
+	r.size = pd_get_u16(b_buf + at + 6);
+	return r;
+}
+
+static int
+feed(struct pd_syms *sy, size_t at)
+{
+	struct pd_rec r = mkrec(at);
+
+	return pd_syms_record(sy, NULL, &r);
+}
+
+static size_t
+comm(uint32_t pid, uint32_t tid, const char *s, int exec)
+{
+	size_t at = b_rec(PERF_RECORD_COMM, exec ?
+	    PERF_RECORD_MISC_COMM_EXEC : 0);
+
+	b_u32(pid);
+	b_u32(tid);
+	b_str(s, 8);
+	b_end(at);
+	return at;
+}
+
+static size_t
+fork_rec(uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	size_t at = b_rec(PERF_RECORD_FORK, 0);
+
+	b_u32(pid);
+	b_u32(ppid);
+	b_u32(tid);
+	b_u32(ptid);
+	b_u64(0);
+	b_end(at);
+	return at;
+}
+
+static size_t
+mmap2(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+    const char *path, int kernel)
+{
+	size_t at = b_rec(PERF_RECORD_MMAP2, kernel ?
+	    PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
+
+	b_u32(pid);
+	b_u32(pid);
+	b_u64(start);
+	b_u64(len);
+	b_u64(pgoff);
+	b_zero(24);
+	b_u32(PROT_READ | PROT_EXEC);
+	b_u32(MAP_PRIVATE);
+	b_str(path, 8);
+	b_end(at);
+	return at;
+}
+
+static void
+test_maps(void)
+{
+	struct pd_syms *sy = pd_syms_new(NULL);
+	const struct pd_map *m;
+	struct pd_symres r;
+	uint64_t gen, gen2;
+	size_t n;
+
+	T(sy != NULL);
+	T(feed(sy, comm(10, 10, "sh", 0)) == 0);
+	T(feed(sy, mmap2(10, 0x1000, 0x3000, 0, "/bin/a", 0)) == 0);
+	T(feed(sy, mmap2(10, 0x8000, 0x1000, 0, "/bin/b", 0)) == 0);
+	m = pd_syms_maps(sy, 10, &n, &gen);
+	T(m != NULL && n == 2);
+	T(m != NULL && m[0].start == 0x1000 && m[0].end == 0x4000 &&
+	    strcmp(m[0].path, "/bin/a") == 0);
+	/* A map in the middle of another cuts it in two. */
+	T(feed(sy, mmap2(10, 0x2000, 0x1000, 0x5000, "/bin/c", 0)) == 0);
+	m = pd_syms_maps(sy, 10, &n, &gen2);
+	T(gen2 != gen);
+	T(m != NULL && n == 4);
+	if (m != NULL && n == 4) {
+		T(m[0].start == 0x1000 && m[0].end == 0x2000);
+		T(m[1].start == 0x2000 && m[1].end == 0x3000 &&
+		    m[1].pgoff == 0x5000 && strcmp(m[1].path, "/bin/c") == 0);
+		T(m[2].start == 0x3000 && m[2].end == 0x4000 &&
+		    m[2].pgoff == 0x2000 && strcmp(m[2].path, "/bin/a") == 0);
+		T(m[3].start == 0x8000);
+	}
+	/* A thread shares; a process gets a copy and its parent's comm. */
+	T(feed(sy, fork_rec(10, 10, 11, 10)) == 0);
+	T(strcmp(pd_syms_comm(sy, 10, 11), "sh") == 0);
+	T(pd_syms_maps(sy, 11, &n, NULL) == NULL && n == 0);
+	T(feed(sy, fork_rec(20, 10, 20, 10)) == 0);
+	T(strcmp(pd_syms_comm(sy, 20, 20), "sh") == 0);
+	m = pd_syms_maps(sy, 20, &n, NULL);
+	T(m != NULL && n == 4);
+	/* exec: the comm changes; a new map covering all replaces all. */
+	T(feed(sy, comm(20, 20, "ls", 1)) == 0);
+	T(strcmp(pd_syms_comm(sy, 20, 20), "ls") == 0);
+	T(strcmp(pd_syms_comm(sy, 10, 10), "sh") == 0);
+	T(feed(sy, mmap2(20, 0, 0x10000, 0, "/bin/ls", 0)) == 0);
+	m = pd_syms_maps(sy, 20, &n, NULL);
+	T(m != NULL && n == 1 && strcmp(m[0].path, "/bin/ls") == 0);
+	m = pd_syms_maps(sy, 10, &n, NULL);
+	T(n == 4);
+	/* A thread's comm falls back to its process's. */
+	T(pd_syms_comm(sy, 10, 12) != NULL &&
+	    strcmp(pd_syms_comm(sy, 10, 12), "sh") == 0);
+	T(pd_syms_comm(sy, 99, 99) == NULL);
+
+	/* Unknown places. */
+	pd_syms_resolve(sy, 99, PERF_RECORD_MISC_USER, 0x1000, &r);
+	T(r.name == NULL && strcmp(r.dso, "[unknown]") == 0 && !r.kernel);
+	pd_syms_resolve(sy, 10, PERF_RECORD_MISC_USER, 0x9000, &r);
+	T(r.name == NULL && strcmp(r.dso, "[unknown]") == 0);
+	/* A missing file: its name, [unknown], and one note. */
+	pd_syms_resolve(sy, 10, PERF_RECORD_MISC_USER, 0x8010, &r);
+	T(r.name == NULL && strcmp(r.dso, "/bin/b") == 0);
+	pd_syms_resolve(sy, 10, PERF_RECORD_MISC_USER, 0x8020, &r);
+	T(pd_syms_next_note(sy) != NULL);
+	T(pd_syms_next_note(sy) == NULL);
+
+	/* Bad records are refused, not fatal. */
+	{
+		size_t at = b_rec(PERF_RECORD_COMM, 0);
+
+		b_u32(1);
+		b_end(at);
+		T(feed(sy, at) == -1);
+	}
+	pd_syms_free(sy);
+	pd_syms_free(NULL);
+}
+
+static void
+test_frames(void)
+{
+	struct pd_sample s;
+	struct pd_frame f[8];
+	uint64_t cc[] = {
+		(uint64_t)PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL,
+		0xffffffff81000020ULL, (uint64_t)PERF_CONTEXT_USER, 0x401000,
+		0x401100,
+	};
+	size_t n;
+
+	memset(&s, 0, sizeof(s));
+	s.type = PERF_SAMPLE_IP;
+	s.ip = 0x1234;
+	n = pd_sample_frames(&s, PERF_RECORD_MISC_KERNEL, f, 8);
+	T(n == 1 && f[0].addr == 0x1234 &&
+	    f[0].cpumode == PERF_RECORD_MISC_KERNEL);
+	s.type |= PERF_SAMPLE_CALLCHAIN;
+	s.callchain = (const unsigned char *)cc;
+	s.callchain_nr = 6;
+	n = pd_sample_frames(&s, PERF_RECORD_MISC_KERNEL, f, 8);
+	T(n == 4);
+	T(f[0].addr == 0xffffffff81000010ULL &&
+	    f[0].cpumode == PERF_RECORD_MISC_KERNEL);
+	T(f[1].cpumode == PERF_RECORD_MISC_KERNEL);
+	T(f[2].addr == 0x401000 && f[2].cpumode == PERF_RECORD_MISC_USER);
+	T(f[3].addr == 0x401100 && f[3].cpumode == PERF_RECORD_MISC_USER);
+	T(pd_sample_frames(&s, 0, f, 3) == 3);
+}
+
+/*
+ * This program's own text, mapped at a made-up place with the file
+ * offset of the segment that holds it: the symbol must be found.
+ */
+static void
+test_self(void)
+{
+	struct pd_syms_opts o = { NULL, "/nonexistent", 0 };
+	struct pd_syms *sy = pd_syms_new(&o);
+	struct pd_symres r;
+	char self[4096];
+	ssize_t n;
+	FILE *f;
+	unsigned long lo, hi, off;
+	char perm[8], path[4096];
+	uint64_t fake = 0x10000000, addr = (uint64_t)(uintptr_t)test_self;
+	int found = 0;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	T(n > 0);
+	if (n <= 0 || (f = fopen("/proc/self/maps", "r")) == NULL)
+		return;
+	self[n] = '\0';
+	while (fscanf(f, "%lx-%lx %7s %lx %*s %*s%*[ ]%4095[^\n]\n", &lo, &hi,
+	    perm, &off, path) == 5) {
+		if (addr < lo || addr >= hi || strcmp(path, self) != 0)
+			continue;
+		b_len = 0;
+		T(feed(sy, mmap2(7, fake, hi - lo, off, self, 0)) == 0);
+		found = 1;
+		pd_syms_resolve(sy, 7, PERF_RECORD_MISC_USER,
+		    fake + (addr - lo) + 3, &r);
+		T(r.name != NULL && strcmp(r.name, "test_self") == 0);
+		T(r.off == 3);
+		T(strcmp(r.dso, self) == 0);
+		break;
+	}
+	fclose(f);
+	T(found);
+	pd_syms_free(sy);
+}
+
+int
+main(void)
+{
+	test_maps();
+	test_frames();
+	test_self();
+	return T_END();
+}
