@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "libcommon/fold.h"
+#include "libcommon/stacks.h"
+#include "libcommon/symbols.h"
 #include "tests/unit/t.h"
 
 /* The frames of one name joined with ';', as they reach a stack. */
@@ -32,10 +34,71 @@ fold(const char *name, const char *dso, int java)
 
 #define F(want, name, dso)	T(strcmp(fold((name), (dso), 0), (want)) == 0)
 
+/* Stack i of the fold's stacks, sorted by text, joined with ';'. */
+static const char *
+stack(struct pd_fold *f, size_t i, uint64_t *count, uint64_t *period)
+{
+	static char out[512];
+	struct pd_stacks *st = pd_fold_stacks(f);
+	struct pd_stack s;
+	size_t k, o = 0;
+
+	T(pd_stacks_sort(st, PD_STACKS_BY_TEXT) == 0);
+	pd_stacks_get(st, i, &s);
+	for (k = 0; k < s.n; k++)
+		o += snprintf(out + o, sizeof(out) - o, "%s%s", k ? ";" : "",
+		    pd_stacks_name(st, s.ids[k], NULL));
+	*count = s.count;
+	*period = s.period;
+	return out;
+}
+
+/* pd_fold_add: names as a symbolizer gives them, innermost first. */
+static void
+adding(void)
+{
+	struct pd_fold *f = pd_fold_new();
+	static const char prog[] = "/tmp/prog", kk[] = "[kernel.kallsyms]";
+	struct pd_symres r[3] = {
+		{ "hot", 4, prog, 0 }, { "a", 8, prog, 0 },
+		{ NULL, 0, prog, 0 },
+	};
+	struct pd_symres k[1] = { { "do_syscall_64", 0, kk, 1 } };
+	uint64_t c, p;
+
+	T(f != NULL);
+	T(pd_fold_add(f, "cycles", "my prog", 7, r, 3, 100) == 1);
+	T(pd_fold_add(f, "cycles", "my prog", 7, r, 3, 50) == 1);
+	T(pd_fold_add(f, "instructions", "my prog", 7, r, 3, 9) == 0);
+	T(pd_fold_add(f, "cycles", NULL, 0, k, 1, 1) == 1);
+	T(pd_fold_add(f, "cycles", NULL, 42, k, 1, 1) == 1);
+	T(pd_fold_add(f, "cycles", NULL, (uint32_t)-1, r, 0, 1) == 1);
+	T(pd_fold_add(f, "cycles", "java", 1, r, 1, 1) == 1);
+	T(strcmp(pd_fold_event(f), "cycles") == 0);
+	T(pd_fold_left_out(f) == 1);
+	T(pd_stacks_count(pd_fold_stacks(f)) == 5);
+	T(strcmp(stack(f, 0, &c, &p), ":-1") == 0 && c == 1);
+	T(strcmp(stack(f, 1, &c, &p), ":42;do_syscall_64_[k]") == 0);
+	T(strcmp(stack(f, 2, &c, &p), "java;hot") == 0);
+	T(strcmp(stack(f, 3, &c, &p), "my_prog;[prog];a;hot") == 0 &&
+	    c == 2 && p == 150);
+	T(strcmp(stack(f, 4, &c, &p), "swapper;do_syscall_64_[k]") == 0);
+	/* Forgetting the strings keeps the stacks. */
+	pd_fold_forget(f);
+	T(pd_fold_add(f, "cycles", "my prog", 7, r, 3, 1) == 1);
+	T(pd_stacks_count(pd_fold_stacks(f)) == 5);
+	T(strcmp(stack(f, 3, &c, &p), "my_prog;[prog];a;hot") == 0 &&
+	    c == 3 && p == 151);
+	pd_fold_free(f);
+	pd_fold_free(NULL);
+}
+
 int
 main(void)
 {
 	char buf[64];
+
+	adding();
 
 	F("main", "main", "/tmp/prog");
 	F("native_safe_halt_[k]", "native_safe_halt", "[kernel.kallsyms]");
