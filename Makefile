@@ -148,7 +148,8 @@ fuzz-run: fuzz
 # otherwise the exact command is printed. Installed without recommends,
 # so libc6-dev and clang's libFuzzer runtime are named.
 DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
-	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind
+	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind \
+	chromium
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 

@@ -18,8 +18,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "libcommon/evlist.h"
+#include "libcommon/fold.h"
+#include "libcommon/msg.h"
+#include "libcommon/output.h"
+#include "libcommon/perf.h"
+#include "libcommon/sample.h"
 #include "libcommon/stacks.h"
+#include "libcommon/symbols.h"
 
 #define WIDTH		1200	/* px, the image */
 #define XPAD		10	/* px, left and right */
@@ -526,4 +534,203 @@ out:
 	free(starts);
 	free(w.buf);
 	return r;
+}
+
+/* ----- the samples of a run, folded ----- */
+
+/*
+ * Samples are named in stream order, as pddump --folded names them
+ * (see there: pdsort first gives perf script's time order).
+ */
+#define MAX_FRAMES	1024
+
+struct flame {
+	struct pd_fold		*fold;
+	struct pd_syms		*sy;
+	const struct pd_evlist	*el;
+	struct pd_syms_opts	 so;
+	uint64_t		 samples;
+	uint64_t		 bad;		/* samples that do not parse */
+	int			 notes;		/* flame_note's progress */
+	int			 ev_idx;	/* evname's event, or -1 */
+	char			 evname[256];
+	char			 note[160];
+	unsigned long		 sym_bad;	/* records syms refused */
+	struct pd_frame		 fr[MAX_FRAMES];
+};
+
+struct flame *
+flame_new(const char *kallsyms)
+{
+	struct flame *fl = calloc(1, sizeof(*fl));
+
+	if (fl == NULL)
+		return NULL;
+	if ((fl->fold = pd_fold_new()) == NULL) {
+		free(fl);
+		return NULL;
+	}
+	fl->so.kallsyms = kallsyms;
+	fl->ev_idx = -1;
+	return fl;
+}
+
+/* The symbols of the last input go; the stacks stay. */
+static void
+input_free(struct flame *fl)
+{
+	pd_fold_forget(fl->fold);
+	pd_syms_free(fl->sy);
+	fl->sy = NULL;
+}
+
+void
+flame_free(struct flame *fl)
+{
+	if (fl == NULL)
+		return;
+	input_free(fl);
+	pd_fold_free(fl->fold);
+	free(fl);
+}
+
+int
+flame_input(struct flame *fl, const struct pd_evlist *el)
+{
+	input_free(fl);
+	if ((fl->sy = pd_syms_new(&fl->so)) == NULL)
+		return -1;
+	fl->el = el;
+	fl->ev_idx = -1;
+	fl->bad = fl->sym_bad = 0;
+	fl->notes = 0;
+	return 0;
+}
+
+int
+flame_record(struct flame *fl, const struct pd_rec *rec)
+{
+	const struct pd_evsel *ev;
+	struct pd_sample s;
+	const char *why;
+	size_t n;
+
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		if (pd_syms_record(fl->sy, fl->el, rec) < 0)
+			fl->sym_bad++;
+		return 0;
+	}
+	if ((ev = pd_evlist_for_rec(fl->el, rec)) == NULL ||
+	    pd_sample_parse(ev, rec, &s, &why) < 0) {
+		fl->bad++;
+		return 0;
+	}
+	if (ev->idx != fl->ev_idx) {
+		if (ev->name != NULL)
+			snprintf(fl->evname, sizeof(fl->evname), "%s",
+			    ev->name);
+		else
+			pd_attr_default_name(&ev->attr, fl->evname,
+			    sizeof(fl->evname));
+		fl->ev_idx = ev->idx;
+	}
+	n = pd_sample_frames(&s, rec->misc, fl->fr, MAX_FRAMES);
+	switch (pd_fold_add_frames(fl->fold, fl->sy, fl->evname, s.pid,
+	    s.tid, fl->fr, n, s.type & PERF_SAMPLE_PERIOD ? s.period :
+	    ev->attr.sample_period)) {
+	case -1:
+		return -1;
+	case 1:
+		fl->samples++;
+	}
+	return 0;
+}
+
+int
+flame_input_end(struct flame *fl)
+{
+	(void)fl;
+	return 0;
+}
+
+const char *
+flame_note(struct flame *fl)
+{
+	const char *note;
+	unsigned long n;
+
+	if (fl->sy == NULL)
+		return NULL;
+	if (fl->notes == 0 && (note = pd_syms_next_note(fl->sy)) != NULL)
+		return note;
+	if (fl->notes == 0) {
+		fl->notes = 1;
+		if ((n = fl->sym_bad) > 0) {
+			snprintf(fl->note, sizeof(fl->note), "%lu process or "
+			    "map record%s not usable for symbols", n,
+			    n > 1 ? "s were" : " was");
+			return fl->note;
+		}
+	}
+	if (fl->notes == 1) {
+		fl->notes = 2;
+		if (fl->bad > 0) {
+			snprintf(fl->note, sizeof(fl->note), "%" PRIu64
+			    " sample%s of no known layout left out of the "
+			    "flame graph", fl->bad, fl->bad > 1 ? "s" : "");
+			return fl->note;
+		}
+	}
+	return NULL;
+}
+
+uint64_t
+flame_samples(const struct flame *fl)
+{
+	return fl->samples;
+}
+
+uint64_t
+flame_left_out(const struct flame *fl)
+{
+	return pd_fold_left_out(fl->fold);
+}
+
+const char *
+flame_event(const struct flame *fl)
+{
+	return pd_fold_event(fl->fold);
+}
+
+int
+flame_write(struct flame *fl, const char *path, const char *title,
+    const char *subtitle)
+{
+	struct flame_opts o;
+	struct pd_output out;
+	FILE *f;
+	int fd, r;
+
+	if (pd_output_open(&out, path) < 0)
+		return -1;
+	if ((fd = dup(out.fd)) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		pd_warnx("%s: %s", out.name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		pd_output_close(&out, 0);
+		return -1;
+	}
+	memset(&o, 0, sizeof(o));
+	o.title = title;
+	o.subtitle = subtitle;
+	o.countname = "samples";
+	r = flame_svg(f, pd_fold_stacks(fl->fold), &o);
+	if (fclose(f) == EOF && r == 0)
+		r = -1;
+	if (r < 0) {
+		pd_warnx("%s: %s", out.name, strerror(errno));
+		pd_output_close(&out, 0);
+		return -1;
+	}
+	return pd_output_close(&out, 1);
 }
