@@ -40,7 +40,19 @@ struct pd_symq {
 	uint64_t		 seq, next_flush, max_ts;
 	struct ent		*last;		/* handed out by pd_symq_next */
 	unsigned long		 bad;
+	pd_symq_hook		 hook;
+	void			*hctx;
+	void			(*hfree)(void *, void *);
 };
+
+void
+pd_symq_set_hook(struct pd_symq *q, pd_symq_hook hook, void *ctx,
+    void (*free_user)(void *, void *))
+{
+	q->hook = hook;
+	q->hctx = ctx;
+	q->hfree = free_user;
+}
 
 struct pd_symq *
 pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el)
@@ -55,8 +67,10 @@ pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el)
 }
 
 static void
-ent_free(struct ent *e)
+ent_free(struct pd_symq *q, struct ent *e)
 {
+	if (e->res.user != NULL && q->hfree != NULL)
+		q->hfree(q->hctx, e->res.user);
 	free(e->fr);
 	free(e->sr);
 	free(e);
@@ -72,11 +86,11 @@ pd_symq_free(struct pd_symq *q)
 	/* Entries still in the heap are also in the ring unless handed out. */
 	for (i = 0; i < q->hn; i++)
 		if (q->heap[i]->out)
-			ent_free(q->heap[i]);
+			ent_free(q, q->heap[i]);
 	for (i = 0; i < q->n; i++)
-		ent_free(q->fifo[(q->head + i) % q->cap]);
+		ent_free(q, q->fifo[(q->head + i) % q->cap]);
 	if (q->last != NULL && !q->last->inheap)
-		ent_free(q->last);
+		ent_free(q, q->last);
 	free(q->fifo);
 	free(q->heap);
 	free(q);
@@ -168,7 +182,7 @@ deliver(struct pd_symq *q, struct ent *e)
 	}
 	n = (s.type & PERF_SAMPLE_CALLCHAIN) ? s.callchain_nr : 1;
 	if (n == 0)
-		return;
+		goto hook;
 	e->fr = malloc(n * sizeof(*e->fr));
 	e->sr = malloc(n * sizeof(*e->sr));
 	if (e->fr == NULL || e->sr == NULL) {
@@ -182,6 +196,9 @@ deliver(struct pd_symq *q, struct ent *e)
 	e->res.nframes = n;
 	e->res.frames = e->fr;
 	e->res.syms = e->sr;
+hook:
+	if (q->hook != NULL)
+		e->res.user = q->hook(q->hctx, &e->rec, &s, q->sy);
 }
 
 /* Delivers the waiting records not later than `limit`, in time order. */
@@ -194,7 +211,7 @@ flush_to(struct pd_symq *q, uint64_t limit)
 		e = heap_pop(q);
 		deliver(q, e);
 		if (e->out && e != q->last)
-			ent_free(e);
+			ent_free(q, e);
 	}
 }
 
@@ -259,7 +276,7 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 
 			deliver(q, x);
 			if (x->out && x != q->last)
-				ent_free(x);
+				ent_free(q, x);
 		}
 	}
 	return 0;
@@ -280,7 +297,7 @@ pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
 
 	if (q->last != NULL) {
 		if (!q->last->inheap)
-			ent_free(q->last);
+			ent_free(q, q->last);
 		q->last = NULL;
 	}
 	if (q->n == 0)

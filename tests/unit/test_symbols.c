@@ -204,7 +204,7 @@ test_self(void)
 	ssize_t n;
 	FILE *f;
 	unsigned long lo, hi, off;
-	char perm[8], path[4096];
+	char perm[8], path[4096], line[8192];
 	uint64_t fake = 0x10000000, addr = (uint64_t)(uintptr_t)test_self;
 	int found = 0;
 
@@ -213,8 +213,10 @@ test_self(void)
 	if (n <= 0 || (f = fopen("/proc/self/maps", "r")) == NULL)
 		return;
 	self[n] = '\0';
-	while (fscanf(f, "%lx-%lx %7s %lx %*s %*s%*[ ]%4095[^\n]\n", &lo, &hi,
-	    perm, &off, path) == 5) {
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095[^\n]", &lo, &hi,
+		    perm, &off, path) != 5)
+			continue;
 		if (addr < lo || addr >= hi || strcmp(path, self) != 0)
 			continue;
 		b_len = 0;
@@ -232,10 +234,85 @@ test_self(void)
 	pd_syms_free(sy);
 }
 
+static size_t
+kmmap(uint64_t start, uint64_t len, const char *path)
+{
+	size_t at = b_rec(PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+
+	b_u32(UINT32_MAX);
+	b_u32(0);
+	b_u64(start);
+	b_u64(len);
+	b_u64(start);
+	b_str(path, 8);
+	b_end(at);
+	return at;
+}
+
+/*
+ * A kallsyms file: aliases (the last listed wins, as perf's order of
+ * fixups makes it), symbol ends, a module, and relocation by the
+ * kernel map's _text.
+ */
+static void
+test_kallsyms(void)
+{
+	char path[] = "/tmp/pdsymsXXXXXX";
+	struct pd_syms_opts o = { path, NULL, 0 };
+	struct pd_syms *sy;
+	struct pd_symres r;
+	FILE *f;
+	int fd;
+
+	if ((fd = mkstemp(path)) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		T(0);
+		return;
+	}
+	fputs("ffffffff81000000 T _text\n"
+	    "ffffffff81000100 T memset\n"
+	    "ffffffff81000100 T __memset\n"
+	    "ffffffff81000100 T __pi_memset\n"
+	    "ffffffff81000200 t helper\n"
+	    "ffffffff81000300 D some_data\n"
+	    "ffffffff81000400 T _etext\n"
+	    "ffffffffc0001000 t mod_fn\t[ext4]\n", f);
+	fclose(f);
+	sy = pd_syms_new(&o);
+	T(sy != NULL);
+	b_len = 0;
+	/* Booted 16 MiB higher than the file says. */
+	T(feed(sy, kmmap(0xffffffff82000000ULL, 0x1000000,
+	    "[kernel.kallsyms]_text")) == 0);
+	T(feed(sy, kmmap(0xffffffffc0001000ULL, 0x1000,
+	    "/lib/modules/x/kernel/fs/ext4/ext4-x.ko")) == 0);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff82000108ULL, &r);
+	T(r.name != NULL && strcmp(r.name, "__pi_memset") == 0);
+	T(r.off == 8 && r.kernel && strcmp(r.dso, "[kernel.kallsyms]") == 0);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff820002ffULL, &r);
+	T(r.name != NULL && strcmp(r.name, "helper") == 0 && r.off == 0xff);
+	/* Data symbols are not kept: helper reaches _etext. */
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff82000310ULL, &r);
+	T(r.name != NULL && strcmp(r.name, "helper") == 0);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff81000108ULL, &r);
+	T(r.name == NULL && strcmp(r.dso, "[unknown]") == 0);
+	/* Modules are not relocated here: the module map is where it is. */
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffffc0001010ULL, &r);
+	T(strcmp(r.dso, "[ext4_x]") == 0);
+	T(pd_syms_next_note(sy) == NULL);
+	pd_syms_free(sy);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	test_maps();
+	test_kallsyms();
 	test_frames();
 	test_self();
 	return T_END();
