@@ -16,6 +16,7 @@
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 #include "libcommon/sample.h"
+#include "libcommon/unwind.h"
 
 /* Past this many waiting records the older half is applied (OE_FLUSH__HALF). */
 #define HEAP_MAX	(1U << 20)
@@ -33,6 +34,7 @@ struct ent {
 struct pd_symq {
 	struct pd_syms		*sy;
 	const struct pd_evlist	*el;
+	struct pd_unwind	*uw;		/* --unwind, or NULL */
 	struct ent		**fifo;		/* ring, stream order */
 	size_t			 head, n, cap;
 	struct ent		**heap;		/* by (time, seq) */
@@ -94,6 +96,12 @@ pd_symq_free(struct pd_symq *q)
 	free(q->fifo);
 	free(q->heap);
 	free(q);
+}
+
+void
+pd_symq_set_unwind(struct pd_symq *q, struct pd_unwind *uw)
+{
+	q->uw = uw;
 }
 
 unsigned long
@@ -181,6 +189,8 @@ deliver(struct pd_symq *q, struct ent *e)
 		    PERF_RECORD_MISC_CPUMODE_MASK, s.ip, &e->res.ip);
 	}
 	n = (s.type & PERF_SAMPLE_CALLCHAIN) ? s.callchain_nr : 1;
+	if (q->uw != NULL)
+		n += PD_UNWIND_MAX;
 	if (n == 0)
 		goto hook;
 	e->fr = malloc(n * sizeof(*e->fr));
@@ -189,7 +199,8 @@ deliver(struct pd_symq *q, struct ent *e)
 		e->res.bad = 1;
 		return;
 	}
-	n = pd_sample_frames(&s, e->rec.misc, e->fr, n);
+	n = q->uw != NULL ? pd_unwind_frames(q->uw, &s, e->rec.misc, e->fr,
+	    n) : pd_sample_frames(&s, e->rec.misc, e->fr, n);
 	for (i = 0; i < n; i++)
 		pd_syms_resolve(q->sy, s.pid, e->fr[i].cpumode, e->fr[i].addr,
 		    &e->sr[i]);

@@ -20,6 +20,7 @@ struct pd_evlist;
 struct pd_rec;
 struct pd_sample;
 struct pd_symq;
+struct pd_unwind;
 
 /* What a sample names, found at the sample's time. */
 struct pd_symq_res {
@@ -45,6 +46,13 @@ typedef void	*(*pd_symq_hook)(void *ctx, const struct pd_rec *,
 /* A queue feeding `sy` (not owned). NULL when out of memory. */
 struct pd_symq	*pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el);
 void		 pd_symq_free(struct pd_symq *);
+
+/*
+ * With an unwinder (unwind.h, not owned), a sample's frames are
+ * pd_unwind_frames()'s, unwound at the sample's time; NULL: the
+ * recorded ones.
+ */
+void	pd_symq_set_unwind(struct pd_symq *, struct pd_unwind *);
 
 /*
  * Takes a record (copied). Returns 0, or -1 when out of memory. Records

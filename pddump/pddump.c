@@ -24,12 +24,13 @@
 #include "libcommon/symbols.h"
 #include "libcommon/symq.h"
 #include "libcommon/tracefmt.h"
+#include "libcommon/unwind.h"
 #include "libcommon/zdec.h"
 #include "pddump/out.h"
 
 static const char usage_line[] =
     "usage: pddump [-sx] [--json] [--folded[=period]] [--kallsyms file]\n"
-    "              [-t types] [file ...]\n";
+    "              [-t types] [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -51,6 +52,10 @@ usage(FILE *f, int status)
 		    "entries: sym+0xoff (dso)\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
+		    "      --unwind      -s, with the user frames of "
+		    "--call-graph dwarf samples\n"
+		    "                    unwound from their registers and "
+		    "stack copy\n"
 		    "  -x, --hex         a hex dump of each record's bytes\n"
 		    "  -h, --help        this help\n"
 		    "      --version     print the version\n"
@@ -69,6 +74,8 @@ struct dumper {
 	uint64_t		 fold_bad;	/* samples it could not read */
 	struct pd_symq		*sq;
 	const struct pd_symq_res *res;	/* the current sample's names */
+	int			 unwind;	/* --unwind */
+	struct pd_unwind	*uw;
 	int			 filter;
 	uint64_t		 want[4];	/* types 0..255 */
 	struct pd_reader	*rd;
@@ -728,7 +735,9 @@ sample_syms(struct dumper *d, const struct pd_sample *s)
 			put_symres(d, &r->ip);
 		}
 	}
-	if (!(s->type & PERF_SAMPLE_CALLCHAIN)) {
+	/* --unwind: samples without a recorded chain may have frames. */
+	if (!(s->type & PERF_SAMPLE_CALLCHAIN) &&
+	    (d->uw == NULL || r->nframes == 0)) {
 		if (d->json)
 			OUT_S(",\"callchain\":null");
 		return;
@@ -1127,6 +1136,8 @@ fold_rec(struct dumper *d, const struct pd_rec *rec)
 	if (rec->type != PERF_RECORD_SAMPLE) {
 		if (pd_syms_record(d->sy, d->el, rec) < 0)
 			d->sym_bad++;
+		if (d->uw != NULL)
+			pd_unwind_record(d->uw, rec);
 		if (rec->type == PD_RECORD_HEADER_ATTR ||
 		    rec->type == PD_RECORD_EVENT_UPDATE ||
 		    rec->type == PD_RECORD_HEADER_FEATURE)
@@ -1139,8 +1150,11 @@ fold_rec(struct dumper *d, const struct pd_rec *rec)
 		return;
 	}
 	name = evname(d, ev);
-	/* Frame pointers: the callchain, else the ip. */
-	n = pd_sample_frames(&s, rec->misc, fr, FOLD_FRAMES);
+	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
+	if (d->uw != NULL)
+		n = pd_unwind_frames(d->uw, &s, rec->misc, fr, FOLD_FRAMES);
+	else
+		n = pd_sample_frames(&s, rec->misc, fr, FOLD_FRAMES);
 	if (pd_fold_add_frames(d->fold, d->sy, name != NULL ? name : "",
 	    s.pid, s.tid, fr, n, s.type & PERF_SAMPLE_PERIOD ? s.period :
 	    ev->attr.sample_period) < 0) {
@@ -1296,6 +1310,9 @@ put_rec(struct dumper *d, const struct pd_rec *rec)
 		print_rec(d, rec);
 		return 0;
 	}
+	/* The unwinder's header facts (arch, host), in stream order. */
+	if (d->uw != NULL)
+		pd_unwind_record(d->uw, rec);
 	if (pd_symq_push(d->sq, rec) < 0)
 		return -1;
 	sq_drain(d, 0);
@@ -1333,6 +1350,14 @@ dump(struct dumper *d, const char *path)
 	    (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
 		pd_err_io(&err, ENOMEM, "symbols");
 		goto failed;
+	}
+	if (d->sy != NULL && d->unwind) {
+		if ((d->uw = pd_unwind_new(d->sy)) == NULL) {
+			pd_err_io(&err, ENOMEM, "unwind");
+			goto failed;
+		}
+		if (d->sq != NULL)
+			pd_symq_set_unwind(d->sq, d->uw);
 	}
 	while ((r = pd_reader_next(d->rd, &rec)) > 0) {
 		if (put_rec(d, &rec) < 0) {
@@ -1394,6 +1419,8 @@ done:
 			d->sym_bad += pd_symq_bad(d->sq);
 		pd_symq_free(d->sq);
 		d->sq = NULL;
+		pd_unwind_free(d->uw);
+		d->uw = NULL;
 		if (d->sym_bad > 0) {
 			out_flush();
 			pd_warnx("%s: %u process or map record%s not usable "
@@ -1424,6 +1451,7 @@ main(int argc, char **argv)
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "types",	required_argument,	NULL, 't' },
+		{ "unwind",	no_argument,		NULL, 'U' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1462,6 +1490,9 @@ main(int argc, char **argv)
 		case 't':
 			if (parse_types(&d, optarg) < 0)
 				return PD_EXIT_USAGE;
+			break;
+		case 'U':
+			d.syms = d.unwind = 1;
 			break;
 		case 'V':
 			pd_print_version();
