@@ -14,11 +14,13 @@
 
 #include "libcommon/decode.h"
 #include "libcommon/evlist.h"
+#include "libcommon/fold.h"
 #include "libcommon/msg.h"
 #include "libcommon/perf.h"
 #include "libcommon/reader.h"
 #include "libcommon/record.h"
 #include "libcommon/sample.h"
+#include "libcommon/stacks.h"
 #include "libcommon/symbols.h"
 #include "libcommon/symq.h"
 #include "libcommon/tracefmt.h"
@@ -27,8 +29,8 @@
 #include "pddump/out.h"
 
 static const char usage_line[] =
-    "usage: pddump [-sx] [--json] [--kallsyms file] [-t types] [--unwind] "
-    "[file ...]\n";
+    "usage: pddump [-sx] [--json] [--folded[=period]] [--kallsyms file]\n"
+    "              [-t types] [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -37,6 +39,12 @@ usage(FILE *f, int status)
 	if (f == stdout)
 		fputs("Print every record of perf.data inputs, every field "
 		    "decoded.\n\n"
+		    "      --folded[=period]  instead, one line per distinct "
+		    "call stack:\n"
+		    "                    comm;outermost;...;innermost count "
+		    "(or period sum),\n"
+		    "                    as perf script | stackcollapse-perf.pl "
+		    "--all folds them\n"
 		    "  -j, --json        one JSON object per record and line\n"
 		    "      --kallsyms FILE  kernel symbols from FILE "
 		    "(with -s)\n"
@@ -61,6 +69,9 @@ struct dumper {
 	unsigned		 sym_bad;	/* records -s could not use */
 	struct pd_syms_opts	 sopts;
 	struct pd_syms		*sy;
+	struct pd_fold		*fold;		/* --folded */
+	int			 by_period;	/* --folded=period */
+	uint64_t		 fold_bad;	/* samples it could not read */
 	struct pd_symq		*sq;
 	const struct pd_symq_res *res;	/* the current sample's names */
 	int			 unwind;	/* --unwind */
@@ -1105,11 +1116,108 @@ print_notes(struct dumper *d)
 	}
 }
 
+/* ---- --folded ---- */
+
+#define FOLD_FRAMES	1024
+
+/*
+ * Every record teaches the symbolizer, in stream order; a sample adds
+ * its stack. Nothing is printed until the end (fold_print).
+ */
+static void
+fold_rec(struct dumper *d, const struct pd_rec *rec)
+{
+	static struct pd_frame fr[FOLD_FRAMES];
+	const struct pd_evsel *ev;
+	struct pd_sample s;
+	const char *why, *name;
+	size_t n;
+
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		if (pd_syms_record(d->sy, d->el, rec) < 0)
+			d->sym_bad++;
+		if (d->uw != NULL)
+			pd_unwind_record(d->uw, rec);
+		if (rec->type == PD_RECORD_HEADER_ATTR ||
+		    rec->type == PD_RECORD_EVENT_UPDATE ||
+		    rec->type == PD_RECORD_HEADER_FEATURE)
+			names_reset(d);
+		return;
+	}
+	if ((ev = pd_evlist_for_rec(d->el, rec)) == NULL ||
+	    pd_sample_parse(ev, rec, &s, &why) < 0) {
+		d->fold_bad++;
+		return;
+	}
+	name = evname(d, ev);
+	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
+	if (d->uw != NULL)
+		n = pd_unwind_frames(d->uw, &s, rec->misc, fr, FOLD_FRAMES);
+	else
+		n = pd_sample_frames(&s, rec->misc, fr, FOLD_FRAMES);
+	if (pd_fold_add_frames(d->fold, d->sy, name != NULL ? name : "",
+	    s.pid, s.tid, fr, n, s.type & PERF_SAMPLE_PERIOD ? s.period :
+	    ev->attr.sample_period) < 0) {
+		out_flush();
+		pd_warnx("out of memory");
+		exit(PD_EXIT_DATA);
+	}
+}
+
+/*
+ * The stacks in stackcollapse-perf.pl's order (by their text), one line
+ * each: "comm;outer;...;inner N". Stacks whose texts are the same (a
+ * comm with a ';' in it) are one line, as its hash makes them.
+ */
+static void
+fold_print(struct dumper *d)
+{
+	struct pd_stacks *st = pd_fold_stacks(d->fold);
+	struct pd_stack s, next;
+	size_t i, k, nst = pd_stacks_count(st), len;
+	uint64_t v;
+
+	if (pd_stacks_sort(st, PD_STACKS_BY_TEXT) < 0) {
+		pd_warnx("out of memory");
+		exit(PD_EXIT_DATA);
+	}
+	for (i = 0; i < nst; i++) {
+		pd_stacks_get(st, i, &s);
+		v = d->by_period ? s.period : s.count;
+		while (i + 1 < nst) {
+			pd_stacks_get(st, i + 1, &next);
+			if (pd_stacks_cmp(st, &s, &next) != 0)
+				break;
+			v += d->by_period ? next.period : next.count;
+			i++;
+		}
+		for (k = 0; k < s.n; k++) {
+			const char *name = pd_stacks_name(st, s.ids[k], &len);
+
+			if (k > 0)
+				out_ch(';');
+			out_mem(name, len);
+		}
+		out_ch(' ');
+		out_u64(v);
+		out_ch('\n');
+	}
+	out_flush();
+	if (pd_fold_left_out(d->fold) > 0)
+		pd_warnx("%" PRIu64 " samples of other events than %s left "
+		    "out (as stackcollapse-perf.pl does)",
+		    pd_fold_left_out(d->fold), pd_fold_event(d->fold));
+}
+
 static void
 print_rec(struct dumper *d, const struct pd_rec *rec)
 {
 	int show = wanted(d, rec->type);
 
+	if (d->fold != NULL) {
+		fold_rec(d, rec);
+		return;
+	}
 	if (rec->type == PD_RECORD_HEADER_TRACING_DATA ||
 	    rec->type == PD_RECORD_SIMPLEPERF_TRACING_DATA) {
 		if (show) {
@@ -1232,16 +1340,24 @@ dump(struct dumper *d, const char *path)
 		goto failed;
 	}
 	d->sym_bad = 0;
-	if (d->sy != NULL && (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
+	d->fold_bad = 0;
+	/*
+	 * --folded names samples in stream order: perf script's time order
+	 * through the queue costs more than all the rest (pdsort first
+	 * gives it, see the page).
+	 */
+	if (d->sy != NULL && d->fold == NULL &&
+	    (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
 		pd_err_io(&err, ENOMEM, "symbols");
 		goto failed;
 	}
-	if (d->sq != NULL && d->unwind) {
+	if (d->sy != NULL && d->unwind) {
 		if ((d->uw = pd_unwind_new(d->sy)) == NULL) {
 			pd_err_io(&err, ENOMEM, "unwind");
 			goto failed;
 		}
-		pd_symq_set_unwind(d->sq, d->uw);
+		if (d->sq != NULL)
+			pd_symq_set_unwind(d->sq, d->uw);
 	}
 	while ((r = pd_reader_next(d->rd, &rec)) > 0) {
 		if (put_rec(d, &rec) < 0) {
@@ -1288,6 +1404,15 @@ done:
 		    pd_reader_name(d->rd), dropped, dropped > 1 ? "s" : "",
 		    what);
 	}
+	if (d->fold_bad > 0) {
+		out_flush();
+		pd_warnx("%s: %" PRIu64 " sample%s of no known layout left "
+		    "out", pd_reader_name(d->rd), d->fold_bad,
+		    d->fold_bad > 1 ? "s" : "");
+		status = PD_EXIT_DATA;
+	}
+	if (d->fold != NULL)
+		pd_fold_forget(d->fold);	/* the stacks stay */
 	if (d->sy != NULL) {
 		print_notes(d);
 		if (d->sq != NULL)
@@ -1319,6 +1444,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "folded",	optional_argument,	NULL, 'F' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "hex",	no_argument,		NULL, 'x' },
 		{ "json",	no_argument,		NULL, 'j' },
@@ -1332,11 +1458,23 @@ main(int argc, char **argv)
 	static char *stdin_only[] = { "-", NULL };
 	static struct dumper d;
 	char **inputs;
-	int c, i, ninputs, status = PD_EXIT_OK;
+	int c, i, ninputs, folded = 0, status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
 	while ((c = getopt_long(argc, argv, "hjst:x", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'F':
+			folded = 1;
+			d.syms = 1;
+			if (optarg == NULL || strcmp(optarg, "count") == 0)
+				d.by_period = 0;
+			else if (strcmp(optarg, "period") == 0)
+				d.by_period = 1;
+			else {
+				pd_warnx("--folded=%s: count or period", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
@@ -1370,9 +1508,22 @@ main(int argc, char **argv)
 	argv += optind;
 	inputs = argc > 0 ? argv : stdin_only;
 	ninputs = argc > 0 ? argc : 1;
+	if (folded && (d.json || d.hex || d.filter)) {
+		pd_warnx("--folded prints stacks, not records: no -j, -t or -x");
+		usage(stderr, PD_EXIT_USAGE);
+	}
+	if (folded && (d.fold = pd_fold_new()) == NULL) {
+		pd_warnx("out of memory");
+		return PD_EXIT_DATA;
+	}
 	for (i = 0; i < ninputs; i++)
 		if (dump(&d, inputs[i]) != PD_EXIT_OK)
 			status = PD_EXIT_DATA;
+	/* All inputs' stacks together, as one perf script would give. */
+	if (d.fold != NULL) {
+		fold_print(&d);
+		pd_fold_free(d.fold);
+	}
 	out_flush();
 	return status;
 }

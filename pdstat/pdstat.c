@@ -26,12 +26,13 @@
 #include "libcommon/samplehead.h"
 #include "libcommon/symbols.h"
 #include "libcommon/writer.h"
+#include "pdstat/flame.h"
 #include "pdstat/tap.h"
 #include "pdstat/top.h"
 
 static const char usage_line[] =
-    "usage: pdstat [--json] [-p] [--top n [--by sym|dso] [--kallsyms file]]\n"
-    "              [file ...]\n";
+    "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
+    "              [--top n [--by sym|dso]] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -40,6 +41,12 @@ usage(FILE *f, int status)
 	if (f == stdout)
 		fputs("Summarize perf.data inputs: records, events, lost data, "
 		    "time, cpus, tasks.\n\n"
+		    "      --flamegraph FILE.svg\n"
+		    "                   also draw the samples' call stacks as "
+		    "an interactive\n"
+		    "                   flame graph (- : standard output, the "
+		    "summary going\n"
+		    "                   to standard error)\n"
 		    "      --json       print the summary as JSON\n"
 		    "  -p, --pass       copy the stream to standard output "
 		    "unchanged; the summary\n"
@@ -135,6 +142,9 @@ struct stats {
 /* --top: the symbol table of the current input, and its size. */
 static struct symtop	*g_top;
 static size_t		 g_topn;
+
+/* --flamegraph: the samples of every input, folded. */
+static struct flame *flame;
 
 /* The live status line (-p on a terminal). */
 static volatile sig_atomic_t tick;
@@ -1047,6 +1057,11 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 			    rec.offset);
 			return -1;
 		}
+		if (flame != NULL && flame_record(flame, &rec) < 0) {
+			snprintf(st->error, sizeof(st->error), "offset 0x%"
+			    PRIx64 ": out of memory", rec.offset);
+			return -1;
+		}
 		if (w != NULL && passes(st, &rec)) {
 			const unsigned char *p;
 			ssize_t n;
@@ -1090,6 +1105,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "by",		required_argument, NULL, 'B' },
+		{ "flamegraph",	required_argument, NULL, 'G' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
@@ -1105,6 +1121,8 @@ main(int argc, char **argv)
 	struct tap tap;
 	FILE *sf;
 	char **inputs;
+	const char *flamepath = NULL;
+	static char cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
 	int c, json = 0, pass = 0, ninputs, i, status = PD_EXIT_OK;
 	int top = 0, by_dso = 0;
 	struct pd_syms_opts so;
@@ -1124,6 +1142,9 @@ main(int argc, char **argv)
 				pd_warnx("--by: sym or dso, not %s", optarg);
 				usage(stderr, PD_EXIT_USAGE);
 			}
+			break;
+		case 'G':
+			flamepath = optarg;
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
@@ -1165,8 +1186,22 @@ main(int argc, char **argv)
 		usage(stderr, PD_EXIT_USAGE);
 	}
 
+	if (pass && flamepath != NULL && strcmp(flamepath, "-") == 0) {
+		pd_warnx("-p writes the stream to standard output: give "
+		    "--flamegraph a file");
+		usage(stderr, PD_EXIT_USAGE);
+	}
+
 	memset(&ss, 0, sizeof(ss));
 	sf = stdout;
+	if (flamepath != NULL) {
+		if ((flame = flame_new(so.kallsyms)) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
+		if (strcmp(flamepath, "-") == 0)
+			sf = stderr;
+	}
 	if (pass) {
 		if (pd_output_open(&out, NULL) < 0)
 			return PD_EXIT_USAGE;
@@ -1202,6 +1237,11 @@ main(int argc, char **argv)
 			return PD_EXIT_DATA;
 		}
 		memset(&st, 0, sizeof(st));
+		if (flame != NULL && flame_input(flame, pd_reader_evlist(rd)) <
+		    0) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
 		st.input = pd_reader_name(rd);
 		st.file_mode = pd_reader_is_file(rd);
 		st.swapped = pd_reader_swapped(rd);
@@ -1216,6 +1256,11 @@ main(int argc, char **argv)
 				status_start(&ss);
 		}
 		r = scan(rd, &st, tapped ? NULL : w, &ss);
+		if (flame != NULL && flame_input_end(flame) < 0 && r == 0) {
+			snprintf(st.error, sizeof(st.error), "out of memory "
+			    "for --flamegraph");
+			r = -1;
+		}
 		if (g_top != NULL && symtop_finish(g_top) < 0 && r == 0) {
 			snprintf(st.error, sizeof(st.error),
 			    "out of memory for --top");
@@ -1244,6 +1289,12 @@ main(int argc, char **argv)
 			pd_warnx("%s: %s", st.input, st.error);
 			status = PD_EXIT_DATA;
 		}
+		if (flame != NULL) {
+			while ((note = flame_note(flame)) != NULL)
+				pd_warnx("%s: %s", st.input, note);
+			if (cmdline[0] == '\0')
+				memcpy(cmdline, st.hi.cmdline, sizeof(cmdline));
+		}
 		while (g_top != NULL && (note = symtop_next_note(g_top)) !=
 		    NULL)
 			pd_warnx("%s", note);
@@ -1260,6 +1311,25 @@ main(int argc, char **argv)
 			goto write_failed;
 		if (pd_output_close(&out, 1) < 0)
 			return PD_EXIT_DATA;
+	}
+	if (flame != NULL) {
+		char title[320];
+
+		if (flame_event(flame) != NULL)
+			snprintf(title, sizeof(title), "Flame Graph: %s, %"
+			    PRIu64 " samples", flame_event(flame),
+			    flame_samples(flame));
+		else
+			snprintf(title, sizeof(title), "Flame Graph: no "
+			    "samples");
+		if (flame_write(flame, flamepath, title, cmdline) < 0)
+			status = PD_EXIT_DATA;
+		/* As stackcollapse-perf.pl: one event, the first one. */
+		if (flame_left_out(flame) > 0)
+			pd_warnx("%s: %" PRIu64 " samples of other events "
+			    "than %s left out", flamepath,
+			    flame_left_out(flame), flame_event(flame));
+		flame_free(flame);
 	}
 	if (sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
 		pd_die_write("standard output");

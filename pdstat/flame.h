@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdstat --flamegraph: one self-contained interactive SVG of the stacks
+ * (inline CSS and JavaScript, nothing fetched from anywhere).
+ */
+#ifndef PDSTAT_FLAME_H
+#define PDSTAT_FLAME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct pd_evlist;
+struct pd_rec;
+struct pd_stacks;
+
+struct flame_opts {
+	const char	*title;		/* the first line at the top */
+	const char	*subtitle;	/* a second line, or NULL */
+	const char	*countname;	/* "samples" */
+	int		 by_period;	/* widths from periods, not counts */
+};
+
+/*
+ * Writes the flame graph of the stacks (each starting with its comm) to
+ * f; reorders them (pd_stacks_sort by frame). Returns 0, or -1 with
+ * errno set (out of memory, or the write failed).
+ */
+int	flame_svg(FILE *f, struct pd_stacks *st, const struct flame_opts *o);
+
+/*
+ * The samples of a whole run of inputs, folded as pddump --folded folds
+ * them (libcommon/fold.h), for one picture at the end.
+ */
+struct flame;
+
+/* A new one; kallsyms as --kallsyms gives it (NULL: the default). */
+struct flame	*flame_new(const char *kallsyms);
+void		 flame_free(struct flame *);
+
+/*
+ * Starts an input whose attrs are `el`: a symbolizer of its own. 0, or
+ * -1 (out of memory).
+ */
+int	flame_input(struct flame *, const struct pd_evlist *el);
+
+/*
+ * Every record of the input, in order: process and map records teach
+ * the symbolizer, samples are folded. 0, or -1 when out of memory.
+ */
+int	flame_record(struct flame *, const struct pd_rec *);
+
+/* Ends an input: anything held back is folded. 0, or -1. */
+int	flame_input_end(struct flame *);
+
+/*
+ * Then the input's notes: the symbolizer's and the counts of what was
+ * left out, as lines for stderr, one per call (NULL: no more).
+ */
+const char	*flame_note(struct flame *);
+
+/* The samples folded, and the name of the event they are of. */
+uint64_t	 flame_samples(const struct flame *);
+uint64_t	 flame_left_out(const struct flame *);	/* other events */
+const char	*flame_event(const struct flame *);
+
+/*
+ * Writes the picture to path (atomically: a temporary file renamed over
+ * it; "-": standard output). 0, or -1 after printing why.
+ */
+int	flame_write(struct flame *, const char *path, const char *title,
+	    const char *subtitle);
+
+#endif /* PDSTAT_FLAME_H */
