@@ -56,6 +56,8 @@ struct pd_reader {
 	uint64_t	 buf_off;	/* input offset of buf[0] */
 	uint64_t	 limit;		/* input offset where reading stops */
 	int		 eof;
+	pd_read_fn	*read_fn;	/* pd_reader_tap, or NULL: read(2) */
+	void		*read_arg;
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
 	uint64_t	 payload_off;	/* offset of the record it follows */
@@ -139,7 +141,9 @@ fill(struct pd_reader *rd)
 	if (want > rd->limit - at)
 		want = rd->limit - at;
 	do
-		n = read(rd->fd, rd->buf + rd->end, want);
+		n = rd->read_fn != NULL ? rd->read_fn(rd->read_arg, rd->fd,
+		    rd->buf + rd->end, want) :
+		    read(rd->fd, rd->buf + rd->end, want);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return pd_err_io(&rd->err, errno, "read");
@@ -387,6 +391,19 @@ pd_reader_close(struct pd_reader *rd)
 	free(rd->buf);
 	free(rd->name);
 	free(rd);
+}
+
+ssize_t
+pd_reader_tap(struct pd_reader *rd, pd_read_fn *fn, void *arg,
+    const unsigned char **p)
+{
+	/* Only before the first record: buf[0, end) is all that was read. */
+	if (rd->file_mode || rd->buf_off != 0 || rd->pos != PD_PIPE_HDR_SIZE)
+		return -1;
+	rd->read_fn = fn;
+	rd->read_arg = arg;
+	*p = rd->buf;
+	return rd->end;
 }
 
 const struct pd_err *
@@ -1094,11 +1111,51 @@ tracing_native(struct pd_reader *rd, struct pd_rec *rec)
 	return 0;
 }
 
+/*
+ * The common case, kept short because it is most of every stream: a
+ * kernel record (type below 64: no payload, nothing to track, never
+ * compressed) of a native input, whole in the buffer, with nothing of
+ * the previous record pending. Returns 1 with *rec filled, or 0 to take
+ * the general way; what it hands out is what next_data would.
+ */
+static int
+next_fast(struct pd_reader *rd, struct pd_rec *rec)
+{
+	const unsigned char *p = rd->buf + rd->pos;
+	size_t avail = rd->end - rd->pos;
+	uint32_t type;
+	uint16_t size;
+
+	if (rd->phase != PH_DATA || rd->swapped || rd->zdec != NULL ||
+	    rd->payload_left != 0 || rd->payload_pad != 0 ||
+	    rd->tblob != NULL || rd->skip_after != 0 ||
+	    avail < PD_REC_HDR_SIZE)
+		return 0;
+	type = pd_get_u32(p);
+	size = pd_get_u16(p + 6);
+	if (type >= PD_RECORD_USER_START || size < PD_REC_HDR_SIZE ||
+	    size > avail)
+		return 0;
+	rec->offset = rd->buf_off + rd->pos;
+	rec->data = p;
+	rec->payload = 0;
+	rec->type = type;
+	rec->misc = pd_get_u16(p + 4);
+	rec->size = size;
+	rec->flags = 0;
+	rd->payload_off = rec->offset;
+	rd->payload_type = type;
+	rd->pos += size;
+	return 1;
+}
+
 int
 pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 {
 	int r;
 
+	if (next_fast(rd, rec))
+		return 1;
 	if (skip_payload(rd) < 0)
 		return -1;
 	free(rd->tblob);

@@ -64,6 +64,21 @@ int	pd_reader_next(struct pd_reader *, struct pd_rec *rec);
  */
 ssize_t	pd_reader_payload(struct pd_reader *, const unsigned char **p);
 
+/*
+ * Taps a pipe-mode input, for a tool that passes it on unchanged
+ * (pdstat -p): from now on the reader gets more input by calling fn
+ * (arg, fd, buf, len) instead of read(2). fn returns what read(2) would
+ * (-1 with errno set on error); it may tee(2) the bytes elsewhere before
+ * it reads them, or write them on after. Call it before the first
+ * pd_reader_next: it returns the number of input bytes read so far (the
+ * header and what came with it), and sets *p to them, valid until the
+ * next call; or -1 when the input is file-mode perf.data, whose bytes
+ * are not read in order.
+ */
+typedef ssize_t	pd_read_fn(void *arg, int fd, void *buf, size_t len);
+ssize_t	pd_reader_tap(struct pd_reader *, pd_read_fn *fn, void *arg,
+	    const unsigned char **p);
+
 const struct pd_err	*pd_reader_err(const struct pd_reader *);
 struct pd_evlist	*pd_reader_evlist(struct pd_reader *);
 const char		*pd_reader_name(const struct pd_reader *);

@@ -11,6 +11,23 @@
 	PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |	\
 	PERF_SAMPLE_PERIOD)
 
+/*
+ * How many of HEAD_BITS are set: bits 0-3, 6-9 and 16. Counted by hand
+ * because __builtin_popcountll is a libgcc call on a plain x86-64 build,
+ * a cost on every sample.
+ */
+_Static_assert(HEAD_BITS == 0x103cf, "head_fields() counts bits 0-3, 6-9, 16");
+
+static unsigned
+head_fields(uint64_t st)
+{
+	static const unsigned char nib[16] = {
+		0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
+	};
+
+	return nib[st & 0xf] + nib[st >> 6 & 0xf] + (st >> 16 & 1);
+}
+
 int
 pd_sample_head(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_sample_head *h, const char **why)
@@ -18,8 +35,7 @@ pd_sample_head(const struct pd_evsel *ev, const struct pd_rec *rec,
 	uint64_t st = ev->attr.sample_type;
 	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
 
-	if (PD_REC_HDR_SIZE + 8 * (unsigned)__builtin_popcountll(st &
-	    HEAD_BITS) > rec->size) {
+	if (PD_REC_HDR_SIZE + 8 * head_fields(st) > rec->size) {
 		*why = "record too short for the sample's fixed fields";
 		return -1;
 	}

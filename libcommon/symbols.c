@@ -889,6 +889,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	r->off = 0;
 	r->dso = "[unknown]";
 	r->kernel = 0;
+	r->rel = addr;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		r->kernel = 1;
 		if (pd_syms_find_map(sy, pid, 1, addr, &m, &d) < 0) {
@@ -899,6 +900,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 			r->dso = "[kernel.kallsyms]";
 		} else {
 			r->dso = d->name;
+			/* perf's kernel maps are identity maps. */
 			if (sy->dso_only || pd_kallsyms_load(sy) <= 0)
 				return;
 		}
@@ -912,6 +914,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	    pd_syms_find_map(sy, pid, 0, addr, &m, &d) < 0)
 		return;
 	r->dso = d->name;
+	r->rel = addr - m->start + m->pgoff;
 	if (sy->dso_only)
 		return;
 	if (!d->loaded)

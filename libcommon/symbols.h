@@ -77,6 +77,9 @@ struct pd_symres {
 	uint64_t	 off;		/* addr - symbol start */
 	const char	*dso;
 	int		 kernel;	/* 1: a kernel frame (folded: _[k]) */
+	uint64_t	 rel;		/* addr in the dso's terms (map start
+					   -> pgoff; addr without a map), as
+					   perf report shows unresolved ones */
 };
 
 void	pd_syms_resolve(struct pd_syms *, uint32_t pid, uint8_t cpumode,

@@ -27,6 +27,7 @@
 #include "libcommon/symbols.h"
 #include "libcommon/writer.h"
 #include "pdstat/flame.h"
+#include "pdstat/tap.h"
 #include "pdstat/top.h"
 
 static const char usage_line[] =
@@ -1117,6 +1118,7 @@ main(int argc, char **argv)
 	struct pd_output out;
 	struct pd_writer *w = NULL;
 	struct status ss;
+	struct tap tap;
 	FILE *sf;
 	char **inputs;
 	const char *flamepath = NULL;
@@ -1215,12 +1217,16 @@ main(int argc, char **argv)
 		struct stats st;
 		struct pd_err err;
 		struct pd_reader *rd;
-		int r;
+		int r, tapped = 0;
 
 		if (strcmp(inputs[i], "-") == 0)
 			widen_pipe(STDIN_FILENO);
-		rd = pd_reader_open(inputs[i], PD_RD_DECOMPRESS |
-		    PD_RD_KEEP_COMPRESSED, &err);
+		if (w != NULL)
+			rd = tap_open(&tap, inputs[i], PD_RD_DECOMPRESS |
+			    PD_RD_KEEP_COMPRESSED, &err);
+		else
+			rd = pd_reader_open(inputs[i], PD_RD_DECOMPRESS |
+			    PD_RD_KEEP_COMPRESSED, &err);
 		if (rd == NULL) {
 			pd_print_err(&err);
 			status = PD_EXIT_DATA;
@@ -1240,12 +1246,16 @@ main(int argc, char **argv)
 		st.file_mode = pd_reader_is_file(rd);
 		st.swapped = pd_reader_swapped(rd);
 		if (w != NULL) {
-			if (pd_writer_header(w) < 0)
+			/* A native pipe stream is passed on as it comes in. */
+			if (!st.swapped &&
+			    (tapped = tap_start(&tap, rd, out.fd)) < 0)
+				goto write_failed;
+			if (!tapped && pd_writer_header(w) < 0)
 				goto write_failed;
 			if (isatty(STDERR_FILENO))
 				status_start(&ss);
 		}
-		r = scan(rd, &st, w, &ss);
+		r = scan(rd, &st, tapped ? NULL : w, &ss);
 		if (flame != NULL && flame_input_end(flame) < 0 && r == 0) {
 			snprintf(st.error, sizeof(st.error), "out of memory "
 			    "for --flamegraph");
@@ -1257,6 +1267,9 @@ main(int argc, char **argv)
 			r = -1;
 		}
 		status_stop(&ss);
+		/* The rest of a bad stream still goes on, unchanged. */
+		if (tapped && (tap.werr != 0 || r < 0) && tap_drain(&tap) < 0)
+			goto write_failed;
 		st.left_out = pd_reader_dropped(rd, &st.left_out_last);
 		st.inexact = pd_reader_inexact(rd, &st.inexact_last);
 		if (r == -2)
@@ -1288,7 +1301,10 @@ main(int argc, char **argv)
 		symtop_free(g_top);
 		g_top = NULL;
 		stats_free(&st);
-		pd_reader_close(rd);
+		if (w != NULL)
+			tap_close(&tap, rd);
+		else
+			pd_reader_close(rd);
 	}
 	if (w != NULL) {
 		if (pd_writer_free(w) < 0)

@@ -199,7 +199,8 @@ count(struct symtop *t, int ev, uint16_t misc,
 		return 0;
 	res = *ip;
 	sym = t->by_dso ? NULL : res.name;
-	addr = t->by_dso || res.name != NULL ? 0 : s->ip;
+	/* Unresolved: one row per address in the dso, as perf groups. */
+	addr = t->by_dso || res.name != NULL ? 0 : res.rel;
 	if (t->n * 2 >= t->cap) {
 		if (t->n >= ROWS_MAX) {
 			t->tot[ev].dropped++;

@@ -4,9 +4,9 @@
 
 usage: topcmp.py sym|dso PDSTAT_JSON PERF_REPORT_TXT N
 
-Every named row of either top N (perf's table, ours) must be in the
-other table with a percentage within 0.5 points. Unresolved addresses
-(perf's 0x... rows) are left out: both show them one address a row.
+Every row of either top N (perf's table, ours) must be in the other
+table with a percentage within 0.5 points. An unresolved address is a
+row of its own in both (perf's 0x... rows: the address in its dso).
 """
 import json
 import os
@@ -22,8 +22,9 @@ ours = []
 for r in top[0]["rows"]:
     if by == "sym":
         if r["sym"] is None:
-            continue
-        key = ("k" if r["kernel"] else ".", r["sym"])
+            key = ("k" if r["kernel"] else ".", int(r["addr"], 16))
+        else:
+            key = ("k" if r["kernel"] else ".", r["sym"])
     else:
         key = os.path.basename(r["dso"]) if r["dso"].startswith("/") else r["dso"]
     ours.append((key, r["percent"]))
@@ -39,9 +40,12 @@ for line in open(perf_path):
     pct, rest = float(m.group(1)), m.group(2)
     if by == "sym":
         s = re.match(r"^\[(.)\]\s+(.*)$", rest)
-        if not s or s.group(2).startswith("0x"):
+        if not s:
             continue
-        theirs.append(((s.group(1), s.group(2)), pct))
+        name = s.group(2)
+        if re.match(r"^0x[0-9a-f]+$", name):
+            name = int(name, 16)
+        theirs.append(((s.group(1), name), pct))
     else:
         theirs.append((rest, pct))
 
