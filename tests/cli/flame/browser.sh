@@ -31,8 +31,14 @@ chrome 1 --dump-dom "$url?s=pd_flame_b&z=pd_flame_hot" > dom.html ||
 	fail "chromium --dump-dom: $(tail -n 5 chrome.err)"
 pct=$(sed -n 's/.*Matched: \([0-9.]*\)%.*/\1/p' dom.html | head -n 1)
 [ -n "$pct" ] || fail "the search did not run: $(grep -o '<text id="matched"[^<]*' dom.html)"
-awk -v p="$pct" 'BEGIN { exit !(p >= 12 && p <= 40) }' ||
-	fail "pd_flame_b matched $pct%, not about 25%"
+# The script's share is the SVG's own (python reads it), about 1/4.
+want=$(python3 "$PD_TOP/tests/cli/flame/svgcheck.py" flame.svg \
+    --share pd_flame_b | sed -n 's/^share pd_flame_b //p')
+[ -n "$want" ] || fail "svgcheck.py --share"
+awk -v p="$pct" -v w="$want" 'BEGIN { d = p - w; exit !(d < 0.2 && d > -0.2) }' ||
+	fail "pd_flame_b matched $pct% in the browser, $want% in the SVG"
+awk -v w="$want" 'BEGIN { exit !(w >= 12 && w <= 40) }' ||
+	fail "pd_flame_b has $want% of the samples, not about 25%: $(grep -c . flame.svg) lines"
 grep -q '>pd_flame_hot</text>' dom.html ||
 	fail "pd_flame_hot is not in the rendered text"
 grep -q '<text id="unzoom" class=""' dom.html || fail "the zoom did not run"
@@ -46,6 +52,6 @@ rgb=$(grep -o '<title>pd_flame_hot ([^<]*</title><rect [^>]*/>' flame.svg |
 [ -n "$rgb" ] || fail "no pd_flame_hot box in flame.svg"
 set -- $(python3 "$PD_TOP/tests/cli/flame/pngstat.py" shot.png "$rgb") ||
 	fail "pngstat.py"
-echo "screenshot: $2 colours, $5 pixels of pd_flame_hot's rgb($rgb); $pct% matched"
+echo "screenshot: $2 colours, $5 pixels of pd_flame_hot's rgb($rgb); $pct% matched, $want% in the SVG"
 [ "$2" -ge 20 ] || fail "the screenshot is blank: $2 colours"
 [ "$5" -ge 2000 ] || fail "pd_flame_hot's box is not drawn: $5 pixels of rgb($rgb)"

@@ -10,9 +10,11 @@
     every NAME given with --name has one, drawn with its name as text;
   - with --ratio A B LO HI, the samples of A over those of B are in
     [LO, HI];
-  - the same name always has the same colour.
+  - the same name always has the same colour;
+  - with --share NAME, prints "share NAME P": the percent of all samples
+    in NAME's frames (frames of one name that do not nest).
 
-usage: svgcheck.py FILE [--name NAME]... [--ratio A B LO HI]
+usage: svgcheck.py FILE [--name NAME]... [--ratio A B LO HI] [--share NAME]
 """
 import re
 import sys
@@ -29,11 +31,13 @@ def die(msg):
 def main():
     args = sys.argv[1:]
     path = args.pop(0)
-    names, ratio = [], None
+    names, ratio, share = [], None, None
     while args:
         a = args.pop(0)
         if a == '--name':
             names.append(args.pop(0))
+        elif a == '--share':
+            share = args.pop(0)
         elif a == '--ratio':
             ratio = (args[0], args[1], float(args[2]), float(args[3]))
             del args[:4]
@@ -93,6 +97,9 @@ def main():
             die('%s:%s = %d:%d, not in [%g, %g]' % (ratio[0], ratio[1], a,
                                                      b, ratio[2], ratio[3]))
     print('%d frames, %d names' % (n, len(samples)))
+    if share:
+        print('share %s %.1f' % (share, 100.0 * samples.get(share, 0) /
+                                 samples['all']))
 
 
 main()
