@@ -72,6 +72,8 @@ struct dumper {
 	struct pd_fold		*fold;		/* --folded */
 	int			 by_period;	/* --folded=period */
 	uint64_t		 fold_bad;	/* samples it could not read */
+	uint64_t		 fold_bad_off;	/* the first one's offset */
+	const char		*fold_bad_why;
 	struct pd_symq		*sq;
 	const struct pd_symq_res *res;	/* the current sample's names */
 	int			 unwind;	/* --unwind */
@@ -1146,7 +1148,11 @@ fold_rec(struct dumper *d, const struct pd_rec *rec)
 	}
 	if ((ev = pd_evlist_for_rec(d->el, rec)) == NULL ||
 	    pd_sample_parse(ev, rec, &s, &why) < 0) {
-		d->fold_bad++;
+		if (d->fold_bad++ == 0) {
+			d->fold_bad_off = rec->offset;
+			d->fold_bad_why = ev == NULL ? "no event has its id" :
+			    why;
+		}
 		return;
 	}
 	name = evname(d, ev);
@@ -1406,8 +1412,9 @@ done:
 	}
 	if (d->fold_bad > 0) {
 		out_flush();
-		pd_warnx("%s: %" PRIu64 " sample%s of no known layout left "
-		    "out", pd_reader_name(d->rd), d->fold_bad,
+		pd_warnx("%s: offset %#" PRIx64 ": %s; %" PRIu64 " sample%s "
+		    "left out of the stacks", pd_reader_name(d->rd),
+		    d->fold_bad_off, d->fold_bad_why, d->fold_bad,
 		    d->fold_bad > 1 ? "s" : "");
 		status = PD_EXIT_DATA;
 	}
