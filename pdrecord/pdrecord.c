@@ -703,6 +703,12 @@ build_attrs(int per_cpu_target, int has_command)
 			a->sample_regs_user = dwarf_regs_mask();
 			a->sample_stack_user = opt.stack_size;
 			a->exclude_callchain_user = 1;
+			/*
+			 * As perf record: an unwinder reading memory outside
+			 * the stack copy needs the data maps too (a leaf in
+			 * a shared library is not walked past without them).
+			 */
+			a->mmap_data = i == 0;
 		}
 		if (opt.data) {
 			st |= PERF_SAMPLE_ADDR;
