@@ -21,13 +21,24 @@
 /* Past this many waiting records the older half is applied (OE_FLUSH__HALF). */
 #define HEAP_MAX	(1U << 20)
 
+/*
+ * Entries and frame arrays come from free lists by power-of-two size
+ * class, as perf's ordered_events reuses its freed events: once the
+ * queue has held its largest round, nothing more is allocated.
+ */
+#define CLASS_MIN	6		/* 64 bytes */
+#define NCLASS		26		/* up to 2 GiB: more than any block */
+
+struct block {
+	struct block	*next;
+};
+
 struct ent {
 	struct pd_rec		 rec;
 	uint64_t		 time, seq;
 	unsigned char		 sample, inheap, done, out;
+	unsigned char		 cls, frcls;	/* size classes; frcls 0: none */
 	struct pd_symq_res	 res;
-	struct pd_frame		*fr;
-	struct pd_symres	*sr;
 	unsigned char		 data[];
 };
 
@@ -42,18 +53,37 @@ struct pd_symq {
 	uint64_t		 seq, next_flush, max_ts;
 	struct ent		*last;		/* handed out by pd_symq_next */
 	unsigned long		 bad;
-	pd_symq_hook		 hook;
-	void			*hctx;
-	void			(*hfree)(void *, void *);
+	struct block		*pool[NCLASS];	/* free blocks by class */
+	struct pd_frame		*scratch;	/* frames before they are kept */
+	size_t			 scap;
 };
 
-void
-pd_symq_set_hook(struct pd_symq *q, pd_symq_hook hook, void *ctx,
-    void (*free_user)(void *, void *))
+/* A block of at least `size` bytes; *cls gets its class. */
+static void *
+block_get(struct pd_symq *q, size_t size, unsigned char *cls)
 {
-	q->hook = hook;
-	q->hctx = ctx;
-	q->hfree = free_user;
+	unsigned c = CLASS_MIN;
+	struct block *b;
+
+	while (c < NCLASS && ((size_t)1 << c) < size)
+		c++;
+	if (c == NCLASS)
+		return NULL;
+	*cls = (unsigned char)c;
+	if ((b = q->pool[c]) != NULL) {
+		q->pool[c] = b->next;
+		return b;
+	}
+	return malloc((size_t)1 << c);
+}
+
+static void
+block_put(struct pd_symq *q, void *p, unsigned char cls)
+{
+	struct block *b = p;
+
+	b->next = q->pool[cls];
+	q->pool[cls] = b;
 }
 
 struct pd_symq *
@@ -71,11 +101,9 @@ pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el)
 static void
 ent_free(struct pd_symq *q, struct ent *e)
 {
-	if (e->res.user != NULL && q->hfree != NULL)
-		q->hfree(q->hctx, e->res.user);
-	free(e->fr);
-	free(e->sr);
-	free(e);
+	if (e->frcls != 0)
+		block_put(q, (void *)e->res.frames, e->frcls);
+	block_put(q, e, e->cls);
 }
 
 void
@@ -93,6 +121,14 @@ pd_symq_free(struct pd_symq *q)
 		ent_free(q, q->fifo[(q->head + i) % q->cap]);
 	if (q->last != NULL && !q->last->inheap)
 		ent_free(q, q->last);
+	for (i = 0; i < NCLASS; i++)
+		while (q->pool[i] != NULL) {
+			struct block *b = q->pool[i];
+
+			q->pool[i] = b->next;
+			free(b);
+		}
+	free(q->scratch);
 	free(q->fifo);
 	free(q->heap);
 	free(q);
@@ -167,6 +203,8 @@ deliver(struct pd_symq *q, struct ent *e)
 {
 	const struct pd_evsel *ev;
 	struct pd_sample s;
+	struct pd_frame *fr;
+	struct pd_symres *sr;
 	const char *why;
 	size_t i, n;
 
@@ -188,28 +226,39 @@ deliver(struct pd_symq *q, struct ent *e)
 		pd_syms_resolve(q->sy, s.pid, e->rec.misc &
 		    PERF_RECORD_MISC_CPUMODE_MASK, s.ip, &e->res.ip);
 	}
-	n = (s.type & PERF_SAMPLE_CALLCHAIN) ? s.callchain_nr : 1;
+	/* An empty chain gives the ip (pd_sample_frames). */
+	n = (s.type & PERF_SAMPLE_CALLCHAIN) && s.callchain_nr > 0 ?
+	    s.callchain_nr : 1;
 	if (q->uw != NULL)
 		n += PD_UNWIND_MAX;
+	if (n > q->scap) {
+		struct pd_frame *ns = realloc(q->scratch, n * sizeof(*ns));
+
+		if (ns == NULL) {
+			e->res.bad = 1;
+			return;
+		}
+		q->scratch = ns;
+		q->scap = n;
+	}
+	n = q->uw != NULL ? pd_unwind_frames(q->uw, &s, e->rec.misc,
+	    q->scratch, n) : pd_sample_frames(&s, e->rec.misc, q->scratch, n);
 	if (n == 0)
-		goto hook;
-	e->fr = malloc(n * sizeof(*e->fr));
-	e->sr = malloc(n * sizeof(*e->sr));
-	if (e->fr == NULL || e->sr == NULL) {
+		return;
+	/* Kept: the frames, then what each names, in one block. */
+	if ((fr = block_get(q, n * (sizeof(*fr) + sizeof(*sr)),
+	    &e->frcls)) == NULL) {
 		e->res.bad = 1;
 		return;
 	}
-	n = q->uw != NULL ? pd_unwind_frames(q->uw, &s, e->rec.misc, e->fr,
-	    n) : pd_sample_frames(&s, e->rec.misc, e->fr, n);
+	memcpy(fr, q->scratch, n * sizeof(*fr));
+	sr = (struct pd_symres *)(void *)(fr + n);
 	for (i = 0; i < n; i++)
-		pd_syms_resolve(q->sy, s.pid, e->fr[i].cpumode, e->fr[i].addr,
-		    &e->sr[i]);
+		pd_syms_resolve(q->sy, s.pid, fr[i].cpumode, fr[i].addr,
+		    &sr[i]);
 	e->res.nframes = n;
-	e->res.frames = e->fr;
-	e->res.syms = e->sr;
-hook:
-	if (q->hook != NULL)
-		e->res.user = q->hook(q->hctx, &e->rec, &s, q->sy);
+	e->res.frames = fr;
+	e->res.syms = sr;
 }
 
 /* Delivers the waiting records not later than `limit`, in time order. */
@@ -232,6 +281,7 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 	const struct pd_evsel *ev;
 	struct ent *e;
 	uint64_t t = 0;
+	unsigned char cls;
 
 	if (q->n == q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 1024, i;
@@ -246,9 +296,10 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 		q->head = 0;
 		q->cap = ncap;
 	}
-	if ((e = malloc(sizeof(*e) + rec->size)) == NULL)
+	if ((e = block_get(q, sizeof(*e) + rec->size, &cls)) == NULL)
 		return -1;
 	memset(e, 0, sizeof(*e));
+	e->cls = cls;
 	memcpy(e->data, rec->data, rec->size);
 	e->rec = *rec;
 	e->rec.data = e->data;

@@ -31,17 +31,7 @@ struct pd_symq_res {
 	const struct pd_frame	*frames;
 	const struct pd_symres	*syms;		/* one per frame */
 	int			 bad;		/* the sample did not parse */
-	void			*user;		/* what the hook returned */
 };
-
-/*
- * Called for each sample when it is resolved, with the symbolizer in
- * the state of the sample's time (pd_syms_maps() gives the maps it
- * ran with, e.g. to unwind its stack). Its return value is kept as
- * res->user; the hook's owner frees it (free_user, at the entry's end).
- */
-typedef void	*(*pd_symq_hook)(void *ctx, const struct pd_rec *,
-		    const struct pd_sample *, struct pd_syms *);
 
 /* A queue feeding `sy` (not owned). NULL when out of memory. */
 struct pd_symq	*pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el);
@@ -67,10 +57,6 @@ int	pd_symq_push(struct pd_symq *, const struct pd_rec *);
  */
 int	pd_symq_next(struct pd_symq *, struct pd_rec *rec,
 	    const struct pd_symq_res **res);
-
-/* Sets the sample hook; free_user (may be NULL) frees what it made. */
-void	pd_symq_set_hook(struct pd_symq *, pd_symq_hook, void *ctx,
-	    void (*free_user)(void *ctx, void *user));
 
 /* End of input (or a record that cannot wait): resolves everything. */
 void	pd_symq_flush(struct pd_symq *);
