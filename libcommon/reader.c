@@ -21,9 +21,11 @@
 /*
  * The input buffer. A record is at most 64 KiB, so with a 1 MiB buffer a
  * whole record is always contiguous after at most one memmove of the
- * unread tail; big reads keep the syscall count low.
+ * unread tail; reads of a quarter of it keep the syscall count low.
  */
 #define BUF_SIZE	(1024 * 1024)
+#define READ_MAX	(256 * 1024)
+#define COMPACT_MAX	4096	/* bytes moved to read to the start */
 
 enum phase {
 	PH_ATTRS,		/* file mode: one HEADER_ATTR per attr */
@@ -131,13 +133,22 @@ fill(struct pd_reader *rd)
 
 	if (rd->eof || at >= rd->limit)
 		return 0;
-	if (rd->pos > 0 && rd->end == BUF_SIZE) {
+	/*
+	 * Reads of at most READ_MAX to the start of the buffer whenever
+	 * little is left there keep the bytes copied in the same few
+	 * cache-warm lines while they are parsed: going round the whole
+	 * buffer cost `pdstat -p` in a pipeline about a tenth more.
+	 */
+	if (rd->pos > 0 && (rd->end == BUF_SIZE ||
+	    rd->end - rd->pos <= COMPACT_MAX)) {
 		memmove(rd->buf, rd->buf + rd->pos, rd->end - rd->pos);
 		rd->end -= rd->pos;
 		rd->buf_off += rd->pos;
 		rd->pos = 0;
 	}
 	want = BUF_SIZE - rd->end;
+	if (want > READ_MAX)
+		want = READ_MAX;
 	if (want > rd->limit - at)
 		want = rd->limit - at;
 	do
