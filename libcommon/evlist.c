@@ -287,6 +287,7 @@ pd_evlist_add(struct pd_evlist *el, const void *attr, size_t attr_len,
 	ev->parsable = (ev->attr.sample_type & ~PD_SAMPLE_KNOWN) == 0 &&
 	    (ev->attr.read_format & ~PD_FORMAT_KNOWN) == 0;
 	calc_positions(ev);
+	pd_sample_layout(ev->attr.sample_type, &ev->head);
 	pd_attr_default_name(&ev->attr, name, sizeof(name));
 	ev->name = strdup(name);
 	el->n++;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libcommon/samplehead.h"
+
 struct pd_rec;
 struct pd_tracefmt;
 
@@ -50,6 +52,7 @@ struct pd_evsel {
 	int		 id_pos;	/* u64 index of the id in a SAMPLE; -1 */
 	int		 is_pos;	/* u64s back from a trailer's end; -1 */
 	uint16_t	 id_hdr_size;	/* sample_id_all trailer bytes, or 0 */
+	struct pd_sample_layout head;	/* the SAMPLE's fixed fields */
 	unsigned	 parsable:1;	/* only bits we know in the layout */
 };
 

@@ -6,76 +6,50 @@
 #include "libcommon/record.h"
 
 /* The fixed-size fields, in the order the kernel writes them. */
-#define HEAD_BITS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	\
-	PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |		\
-	PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |	\
-	PERF_SAMPLE_PERIOD)
-
-/*
- * How many of HEAD_BITS are set: bits 0-3, 6-9 and 16. Counted by hand
- * because __builtin_popcountll is a libgcc call on a plain x86-64 build,
- * a cost on every sample.
- */
-_Static_assert(HEAD_BITS == 0x103cf, "head_fields() counts bits 0-3, 6-9, 16");
-
-static unsigned
-head_fields(uint64_t st)
+void
+pd_sample_layout(uint64_t st, struct pd_sample_layout *l)
 {
-	static const unsigned char nib[16] = {
-		0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
-	};
+	unsigned off = 0;
 
-	return nib[st & 0xf] + nib[st >> 6 & 0xf] + (st >> 16 & 1);
+	/* IDENTIFIER and ID are the same number; a stream has one. */
+	l->id = l->ip = l->tid = l->time = l->addr = l->stream_id = l->cpu =
+	    l->period = PD_HEAD_NONE;
+#define FIELD(bit, f) do {						\
+		if (st & (bit)) {					\
+			l->f = off;					\
+			off += 8;					\
+		}							\
+	} while (0)
+	FIELD(PERF_SAMPLE_IDENTIFIER, id);
+	FIELD(PERF_SAMPLE_IP, ip);
+	FIELD(PERF_SAMPLE_TID, tid);
+	FIELD(PERF_SAMPLE_TIME, time);
+	FIELD(PERF_SAMPLE_ADDR, addr);
+	FIELD(PERF_SAMPLE_ID, id);
+	FIELD(PERF_SAMPLE_STREAM_ID, stream_id);
+	FIELD(PERF_SAMPLE_CPU, cpu);
+	FIELD(PERF_SAMPLE_PERIOD, period);
+#undef FIELD
+	l->size = off;
 }
 
 int
 pd_sample_head(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_sample_head *h, const char **why)
 {
-	uint64_t st = ev->attr.sample_type;
-	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
+	const struct pd_sample_layout *l = &ev->head;
 
-	if (PD_REC_HDR_SIZE + 8 * head_fields(st) > rec->size) {
-		*why = "record too short for the sample's fixed fields";
+	if (pd_sample_head_check(l, rec, why) < 0)
 		return -1;
-	}
-	h->type = st;
-	h->id = h->ip = h->time = h->addr = h->stream_id = h->period = 0;
-	h->pid = h->tid = h->cpu = 0;
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		h->id = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_IP) {
-		h->ip = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_TID) {
-		h->pid = pd_get_u32(p);
-		h->tid = pd_get_u32(p + 4);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		h->time = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_ADDR) {
-		h->addr = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_ID) {
-		h->id = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		h->stream_id = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		h->cpu = pd_get_u32(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		h->period = pd_get_u64(p);
+	h->type = ev->attr.sample_type;
+	h->id = pd_head_u64(rec, l->id);
+	h->ip = pd_head_u64(rec, l->ip);
+	h->time = pd_head_u64(rec, l->time);
+	h->addr = pd_head_u64(rec, l->addr);
+	h->stream_id = pd_head_u64(rec, l->stream_id);
+	h->period = pd_head_u64(rec, l->period);
+	h->pid = pd_head_u32(rec, l->tid, 0);
+	h->tid = pd_head_u32(rec, l->tid, 4);
+	h->cpu = pd_head_u32(rec, l->cpu, 0);
 	return 0;
 }

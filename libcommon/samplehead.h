@@ -8,10 +8,13 @@
 #ifndef PD_SAMPLEHEAD_H
 #define PD_SAMPLEHEAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "libcommon/perf.h"
+#include "libcommon/record.h"
+
 struct pd_evsel;
-struct pd_rec;
 
 /* A field the sample_type lacks is 0; `type` says which are there. */
 struct pd_sample_head {
@@ -25,6 +28,51 @@ struct pd_sample_head {
 	uint32_t	cpu;
 	uint64_t	period;
 };
+
+/*
+ * Where each field of the head sits for one sample_type: a byte offset
+ * after the record header, or PD_HEAD_NONE. The evlist works it out
+ * once per event, so reading a head walks no sample_type bits.
+ */
+#define PD_HEAD_NONE	0xff
+
+struct pd_sample_layout {
+	uint8_t		size;		/* bytes of the head */
+	uint8_t		id, ip, tid, time, addr, stream_id, cpu, period;
+};
+
+void	pd_sample_layout(uint64_t sample_type, struct pd_sample_layout *);
+
+/*
+ * For loops that read two or three fields of millions of samples: a
+ * field by its layout offset, without filling a pd_sample_head. Read
+ * fields only of a record pd_sample_head_check() passed: 0, or -1 with
+ * *why set when the record is too short to hold the head.
+ */
+static inline int
+pd_sample_head_check(const struct pd_sample_layout *l,
+    const struct pd_rec *rec, const char **why)
+{
+	if (PD_REC_HDR_SIZE + (size_t)l->size <= rec->size)
+		return 0;
+	*why = "record too short for the sample's fixed fields";
+	return -1;
+}
+
+static inline uint64_t
+pd_head_u64(const struct pd_rec *rec, uint8_t off)
+{
+	return off != PD_HEAD_NONE ?
+	    pd_get_u64(rec->data + PD_REC_HDR_SIZE + off) : 0;
+}
+
+/* The first (k = 0) or second (k = 4) u32 of a field: pid, tid, cpu. */
+static inline uint32_t
+pd_head_u32(const struct pd_rec *rec, uint8_t off, unsigned k)
+{
+	return off != PD_HEAD_NONE ?
+	    pd_get_u32(rec->data + PD_REC_HDR_SIZE + off + k) : 0;
+}
 
 /*
  * Reads the head of a SAMPLE produced by `ev`. Returns 0, or -1 with

@@ -325,19 +325,21 @@ note_time(struct stats *st, uint64_t t)
 }
 
 /*
- * A SAMPLE: its event, period, cpu, time and thread, all from the head
- * of the sample (pd_sample_head): a stream of millions of samples is
- * summed without walking callchains and stacks. A sample too short for
- * its head is bad data.
+ * A SAMPLE: its event, period, cpu, time and thread, read from the head
+ * of the sample by the event's layout (samplehead.h): a stream of
+ * millions of samples is summed without walking callchains and stacks,
+ * or even the fields it does not need. A sample too short for its head
+ * is bad data.
  */
 static int
 do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
     const char **why)
 {
 	struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
-	struct pd_sample_head s;
+	const struct pd_sample_layout *l;
 	struct evstat *e;
 	struct thread *t;
+	uint32_t cpu, tid;
 
 	st->samples++;
 	if (ev == NULL) {
@@ -350,21 +352,21 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	}
 	e = &st->ev[ev->idx];
 	e->samples++;
-	if (pd_sample_head(ev, rec, &s, why) < 0)
+	l = &ev->head;
+	if (pd_sample_head_check(l, rec, why) < 0)
 		return -1;
-	if (s.type & PERF_SAMPLE_PERIOD)
-		e->period += s.period;
-	else
-		e->period += ev->attr.sample_period;
-	if (s.type & PERF_SAMPLE_TIME)
-		note_time(st, s.time);
-	if (s.type & PERF_SAMPLE_CPU) {
+	e->period += l->period != PD_HEAD_NONE ?
+	    pd_head_u64(rec, l->period) : ev->attr.sample_period;
+	if (l->time != PD_HEAD_NONE)
+		note_time(st, pd_head_u64(rec, l->time));
+	if (l->cpu != PD_HEAD_NONE) {
 		st->have_cpu = 1;
-		if (s.cpu >= CPUS_MAX) {
+		cpu = pd_head_u32(rec, l->cpu, 0);
+		if (cpu >= CPUS_MAX) {
 			st->cpu_other++;
 		} else {
-			if (s.cpu >= st->ncpu) {
-				size_t n = s.cpu + 1 > 64 ? s.cpu + 1 : 64;
+			if (cpu >= st->ncpu) {
+				size_t n = cpu + 1 > 64 ? cpu + 1 : 64;
 				uint64_t *c = realloc(st->cpu, n * sizeof(*c));
 
 				if (c == NULL) {
@@ -376,19 +378,20 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 				st->cpu = c;
 				st->ncpu = n;
 			}
-			st->cpu[s.cpu]++;
+			st->cpu[cpu]++;
 		}
 	}
-	if (s.type & PERF_SAMPLE_TID) {
+	if (l->tid != PD_HEAD_NONE) {
 		st->have_tid = 1;
+		tid = pd_head_u32(rec, l->tid, 4);
 		t = st->thr_last;
-		if (t == NULL || t->tid != s.tid)
-			t = st->thr_last = thr_get(st, s.tid);
+		if (t == NULL || t->tid != tid)
+			t = st->thr_last = thr_get(st, tid);
 		if (t == NULL) {
 			st->thr_other++;
 		} else {
 			t->samples++;
-			t->pid = s.pid;
+			t->pid = pd_head_u32(rec, l->tid, 0);
 		}
 	}
 	return 0;

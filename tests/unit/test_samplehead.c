@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* pd_sample_head: the fixed fields of a SAMPLE, and its length check. */
+/*
+ * pd_sample_head: the fixed fields of a SAMPLE, and its length check;
+ * pd_sample_layout: where each field sits for every head bit.
+ */
 #include <string.h>
 
 #include "libcommon/evlist.h"
@@ -22,6 +25,29 @@ event(struct pd_evlist *el, uint64_t sample_type)
 	pd_put_u64(attr + PD_ATTR_OFF_SAMPLE_TYPE, sample_type);
 	i = pd_evlist_add(el, attr, sizeof(attr), &id, 1, &why);
 	return i < 0 ? NULL : &el->evsels[i];
+}
+
+/* All head bits: eight u64s in the kernel's order, ID after ADDR. */
+static void
+test_layout(void)
+{
+	struct pd_sample_layout l;
+
+	pd_sample_layout(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+	    PERF_SAMPLE_RAW, &l);
+	T(l.ip == 0 && l.tid == 8 && l.time == 16 && l.addr == 24);
+	T(l.id == 32 && l.stream_id == 40 && l.cpu == 48 && l.period == 56);
+	T(l.size == 64);
+	/* IDENTIFIER comes first; none of the rest is there. */
+	pd_sample_layout(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_PERIOD, &l);
+	T(l.id == 0 && l.period == 8 && l.size == 16);
+	T(l.ip == PD_HEAD_NONE && l.tid == PD_HEAD_NONE &&
+	    l.time == PD_HEAD_NONE && l.addr == PD_HEAD_NONE &&
+	    l.stream_id == PD_HEAD_NONE && l.cpu == PD_HEAD_NONE);
+	pd_sample_layout(0, &l);
+	T(l.size == 0 && l.period == PD_HEAD_NONE);
 }
 
 int
@@ -73,5 +99,6 @@ main(void)
 	rec.size = 56;
 	T(pd_sample_head(ev, &rec, &h, &why) == 0 && h.period == 2500);
 	pd_evlist_free(&el);
+	test_layout();
 	return T_END();
 }
