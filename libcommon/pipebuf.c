@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "libcommon/pipebuf.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -10,9 +11,10 @@ void
 pd_pipe_grow(int fd)
 {
 	struct stat st;
+	int old = errno;
 
-	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
-		return;
-	if (fcntl(fd, F_GETPIPE_SZ) < PIPE_WANT)
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    fcntl(fd, F_GETPIPE_SZ) < PIPE_WANT)
 		(void)fcntl(fd, F_SETPIPE_SZ, PIPE_WANT);
+	errno = old;
 }

@@ -4,9 +4,10 @@
 
 /*
  * Grows the kernel buffer of a pipe to 1 MiB (the default pipe-max-size),
- * so that the 1 MiB reads and writes of the reader and writer move whole
- * chunks in one syscall instead of sixteen 64 KiB ones. Does nothing when
- * fd is not a pipe or the kernel says no: the result is only speed.
+ * so that the big reads and writes of the reader and writer move whole
+ * chunks in one syscall instead of many 64 KiB ones, with fewer wakeups
+ * on both sides. Does nothing when fd is not a pipe or the kernel says
+ * no: the result is only speed. errno is kept.
  */
 void	pd_pipe_grow(int fd);
 

@@ -33,6 +33,7 @@
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
+#include "libcommon/pipebuf.h"
 #include "libcommon/synth.h"
 #include "libcommon/writer.h"
 #include "libcommon/zenc.h"
@@ -1452,11 +1453,7 @@ main(int argc, char **argv)
 		goto fail;
 	/* The stream goes out without blocking while recording. */
 	out_fd = out.fd;
-#ifdef F_SETPIPE_SZ
-	/* A bigger pipe means fewer wakeups on both sides. */
-	if (out.path == NULL)
-		fcntl(out.fd, F_SETPIPE_SZ, 1 << 20);
-#endif
+	pd_pipe_grow(out.fd);
 	/*
 	 * The preamble (megabytes with -a) goes out before the events
 	 * start: a slow first write must not cost samples.

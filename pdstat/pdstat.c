@@ -953,24 +953,6 @@ status_stop(struct status *ss)
 
 /* ----- main ----- */
 
-/*
- * Bigger pipes mean fewer reads, writes and context switches per
- * megabyte: that is most of what -p costs in a pipeline. Not being
- * allowed to is harmless.
- */
-static void
-widen_pipe(int fd)
-{
-#ifdef F_SETPIPE_SZ
-	int old = errno;
-
-	(void)fcntl(fd, F_SETPIPE_SZ, 1024 * 1024);
-	errno = old;
-#else
-	(void)fd;
-#endif
-}
-
 static void
 stats_free(struct stats *st)
 {
@@ -1213,7 +1195,6 @@ main(int argc, char **argv)
 			return PD_EXIT_DATA;
 		}
 		sf = stderr;
-		widen_pipe(out.fd);
 	}
 
 	for (i = 0; i < ninputs; i++) {
@@ -1222,8 +1203,6 @@ main(int argc, char **argv)
 		struct pd_reader *rd;
 		int r, tapped = 0;
 
-		if (strcmp(inputs[i], "-") == 0)
-			widen_pipe(STDIN_FILENO);
 		if (w != NULL)
 			rd = tap_open(&tap, inputs[i], PD_RD_DECOMPRESS |
 			    PD_RD_KEEP_COMPRESSED, &err);
