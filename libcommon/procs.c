@@ -306,6 +306,13 @@ proc_find(struct proc *p, uint64_t addr)
 	return -1;
 }
 
+/* "[kernel.kallsyms]" and what follows, as perf's is_kernel_mmap. */
+static int
+is_kernel_mmap(const char *path)
+{
+	return strncmp(path, "[kernel.kallsyms", 16) == 0;
+}
+
 /* The map and dso holding a user or kernel address. */
 int
 pd_syms_find_map(struct pd_syms *sy, uint32_t pid, int kernel,
@@ -313,9 +320,22 @@ pd_syms_find_map(struct pd_syms *sy, uint32_t pid, int kernel,
 {
 	struct proc *p = kernel ? &sy->kern : pd_syms_proc(sy, pid, 0);
 	long i;
+	size_t k;
 
-	if (p == NULL || (i = proc_find(p, addr)) < 0)
+	if (p == NULL)
 		return -1;
+	if ((i = proc_find(p, addr)) < 0) {
+		/*
+		 * The kernel image's map ends at _etext, yet its .init.text
+		 * lies above (the idle tasks' stacks start there). perf,
+		 * reading /proc/kcore, names it the kernel's: so does the
+		 * image's map here, up to the next kernel map.
+		 */
+		k = first_above(p, addr);
+		if (!kernel || k == 0 || !is_kernel_mmap(p->maps[k - 1].path))
+			return -1;
+		i = k - 1;
+	}
 	*m = &p->maps[i];
 	*dso = p->dsos[i];
 	return 0;
@@ -388,12 +408,6 @@ do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 	return proc_copy(cp, pp);
 }
 
-/* "[kernel.kallsyms]" and what follows, as perf's is_kernel_mmap. */
-static int
-is_kernel_mmap(const char *path)
-{
-	return strncmp(path, "[kernel.kallsyms", 16) == 0;
-}
 
 static int
 do_mmap(struct pd_syms *sy, const struct pd_rec *rec)

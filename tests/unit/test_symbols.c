@@ -251,8 +251,8 @@ kmmap(uint64_t start, uint64_t len, const char *path)
 
 /*
  * A kallsyms file: aliases (the last listed wins, as perf's order of
- * fixups makes it), symbol ends, a module, and relocation by the
- * kernel map's _text.
+ * fixups makes it), symbol ends, a module, relocation by the kernel
+ * map's _text, and .init.text beyond the map's end.
  */
 static void
 test_kallsyms(void)
@@ -275,13 +275,16 @@ test_kallsyms(void)
 	    "ffffffff81000200 t helper\n"
 	    "ffffffff81000300 D some_data\n"
 	    "ffffffff81000400 T _etext\n"
+	    "ffffffff81800000 T _sinittext\n"
+	    "ffffffff81800010 T start_kernel\n"
+	    "ffffffff81800100 T _einittext\n"
 	    "ffffffffc0001000 t mod_fn\t[ext4]\n", f);
 	fclose(f);
 	sy = pd_syms_new(&o);
 	T(sy != NULL);
 	b_len = 0;
 	/* Booted 16 MiB higher than the file says. */
-	T(feed(sy, kmmap(0xffffffff82000000ULL, 0x1000000,
+	T(feed(sy, kmmap(0xffffffff82000000ULL, 0x400,
 	    "[kernel.kallsyms]_text")) == 0);
 	T(feed(sy, kmmap(0xffffffffc0001000ULL, 0x1000,
 	    "/lib/modules/x/kernel/fs/ext4/ext4-x.ko")) == 0);
@@ -303,6 +306,15 @@ test_kallsyms(void)
 	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
 	    0xffffffffc0001010ULL, &r);
 	T(strcmp(r.dso, "[ext4_x]") == 0);
+	/* .init.text, past the map's _etext: still the kernel's, as perf. */
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff82800014ULL, &r);
+	T(r.name != NULL && strcmp(r.name, "start_kernel") == 0 && r.off == 4);
+	T(strcmp(r.dso, "[kernel.kallsyms]") == 0);
+	/* Past a module's map is nobody's. */
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffffc0002010ULL, &r);
+	T(r.name == NULL && strcmp(r.dso, "[unknown]") == 0);
 	T(pd_syms_next_note(sy) == NULL);
 	pd_syms_free(sy);
 	unlink(path);
