@@ -92,12 +92,21 @@ tidy(const char *s, size_t n, const char *dso, int java, char *out,
 
 	if (n == 9 && memcmp(s, "[unknown]", 9) == 0) {
 		const char *base = "unknown";
+		size_t blen;
 
 		if (dso != NULL && strcmp(dso, "[unknown]") != 0) {
 			base = strrchr(dso, '/');
 			base = base != NULL ? base + 1 : dso;
 		}
-		o = snprintf(out, room, "[%s]", base);
+		/*
+		 * A file gone since it was mapped: perf names it "path
+		 * (deleted)", which stackcollapse-perf.pl's pattern splits
+		 * in two ("[unknown] "); its name alone is better.
+		 */
+		blen = strlen(base);
+		if (suffix(base, " (deleted)"))
+			blen -= 10;
+		o = snprintf(out, room, "[%.*s]", (int)blen, base);
 		if (o >= room)
 			o = room - 1;
 		s = out;

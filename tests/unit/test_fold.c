@@ -60,10 +60,10 @@ adding(void)
 	struct pd_fold *f = pd_fold_new();
 	static const char prog[] = "/tmp/prog", kk[] = "[kernel.kallsyms]";
 	struct pd_symres r[3] = {
-		{ "hot", 4, prog, 0 }, { "a", 8, prog, 0 },
-		{ NULL, 0, prog, 0 },
+		{ "hot", 4, prog, 0, 0 }, { "a", 8, prog, 0, 0 },
+		{ NULL, 0, prog, 0, 0 },
 	};
-	struct pd_symres k[1] = { { "do_syscall_64", 0, kk, 1 } };
+	struct pd_symres k[1] = { { "do_syscall_64", 0, kk, 1, 0 } };
 	uint64_t c, p;
 
 	T(f != NULL);
@@ -110,6 +110,9 @@ main(void)
 	F("[unknown]", "[unknown]", "[unknown]");
 	F("[unknown]", NULL, NULL);
 	F("[libc.so.6]", NULL, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	/* A deleted file: its name, not stackcollapse-perf.pl's "[unknown] ". */
+	F("[memfd:jit]", NULL, "/memfd:jit (deleted)");
+	F("[libx.so]", NULL, "/usr/lib/libx.so (deleted)");
 	F("[[kernel.kallsyms]]_[k]", NULL, "[kernel.kallsyms]");
 	F("foo", "foo(int, char const*)", "/bin/x");
 	F("ns::(anonymous namespace)::f", "ns::(anonymous namespace)::f(int)",
