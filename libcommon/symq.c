@@ -56,6 +56,8 @@ struct pd_symq {
 	struct block		*pool[NCLASS];	/* free blocks by class */
 	struct pd_frame		*scratch;	/* frames before they are kept */
 	size_t			 scap;
+	pd_symq_fn		 fn;		/* or NULL: resolve here */
+	void			*fn_ctx;
 };
 
 /* A block of at least `size` bytes; *cls gets its class. */
@@ -140,6 +142,13 @@ pd_symq_set_unwind(struct pd_symq *q, struct pd_unwind *uw)
 	q->uw = uw;
 }
 
+void
+pd_symq_set_sample_fn(struct pd_symq *q, pd_symq_fn fn, void *ctx)
+{
+	q->fn = fn;
+	q->fn_ctx = ctx;
+}
+
 unsigned long
 pd_symq_bad(const struct pd_symq *q)
 {
@@ -217,6 +226,10 @@ deliver(struct pd_symq *q, struct ent *e)
 	if ((ev = pd_evlist_for_rec(q->el, &e->rec)) == NULL ||
 	    pd_sample_parse(ev, &e->rec, &s, &why) < 0) {
 		e->res.bad = 1;
+		return;
+	}
+	if (q->fn != NULL) {
+		q->fn(q->fn_ctx, ev, &e->rec, &s);
 		return;
 	}
 	if (s.type & PERF_SAMPLE_TID)

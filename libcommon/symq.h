@@ -17,6 +17,7 @@
 #include "libcommon/symbols.h"
 
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
 struct pd_sample;
 struct pd_symq;
@@ -43,6 +44,18 @@ void		 pd_symq_free(struct pd_symq *);
  * recorded ones.
  */
 void	pd_symq_set_unwind(struct pd_symq *, struct pd_unwind *);
+
+/*
+ * Instead of names: each sample handed to `fn` as it comes due, in time
+ * order, with the symbolizer in the state of the sample's time, for a
+ * tool that resolves in bulk (pd_fold_add_frames). The queue then
+ * resolves nothing itself; a sample's res has only `bad`, for one that
+ * did not parse (and was not handed to fn).
+ */
+typedef void	(*pd_symq_fn)(void *ctx, const struct pd_evsel *,
+		    const struct pd_rec *, const struct pd_sample *);
+
+void	pd_symq_set_sample_fn(struct pd_symq *, pd_symq_fn, void *ctx);
 
 /*
  * Takes a record (copied). Returns 0, or -1 when out of memory. Records

@@ -1123,51 +1123,58 @@ print_notes(struct dumper *d)
 #define FOLD_FRAMES	1024
 
 /*
- * Every record teaches the symbolizer, in stream order; a sample adds
- * its stack. Nothing is printed until the end (fold_print).
+ * A sample's stack, added as the symbol queue hands the sample over in
+ * time order, with the maps of its time: perf script's order, so that
+ * a process's first samples, written before its COMM and MMAPs, get its
+ * names as they do from perf. Nothing is printed until the end
+ * (fold_print).
  */
+static void
+fold_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
+    const struct pd_sample *s)
+{
+	static struct pd_frame fr[FOLD_FRAMES];
+	struct dumper *d = ctx;
+	const char *name = evname(d, ev);
+	size_t n;
+
+	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
+	if (d->uw != NULL)
+		n = pd_unwind_frames(d->uw, s, rec->misc, fr, FOLD_FRAMES);
+	else
+		n = pd_sample_frames(s, rec->misc, fr, FOLD_FRAMES);
+	if (pd_fold_add_frames(d->fold, d->sy, name != NULL ? name : "",
+	    s->pid, s->tid, fr, n, s->type & PERF_SAMPLE_PERIOD ? s->period :
+	    ev->attr.sample_period) < 0) {
+		out_flush();
+		pd_warnx("out of memory");
+		exit(PD_EXIT_DATA);
+	}
+}
+
+/* A record back from the queue: samples are folded already. */
 static void
 fold_rec(struct dumper *d, const struct pd_rec *rec)
 {
-	static struct pd_frame fr[FOLD_FRAMES];
 	const struct pd_evsel *ev;
 	struct pd_sample s;
-	const char *why, *name;
-	size_t n;
+	const char *why = NULL;
 
 	if (rec->type != PERF_RECORD_SAMPLE) {
-		if (pd_syms_record(d->sy, d->el, rec) < 0)
-			d->sym_bad++;
-		if (d->uw != NULL)
-			pd_unwind_record(d->uw, rec);
 		if (rec->type == PD_RECORD_HEADER_ATTR ||
 		    rec->type == PD_RECORD_EVENT_UPDATE ||
 		    rec->type == PD_RECORD_HEADER_FEATURE)
 			names_reset(d);
 		return;
 	}
-	if ((ev = pd_evlist_for_rec(d->el, rec)) == NULL ||
-	    pd_sample_parse(ev, rec, &s, &why) < 0) {
-		if (d->fold_bad++ == 0) {
-			d->fold_bad_off = rec->offset;
-			d->fold_bad_why = ev == NULL ? "no event has its id" :
-			    why;
-		}
+	if (d->res == NULL || !d->res->bad || d->fold_bad++ > 0)
 		return;
-	}
-	name = evname(d, ev);
-	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
-	if (d->uw != NULL)
-		n = pd_unwind_frames(d->uw, &s, rec->misc, fr, FOLD_FRAMES);
-	else
-		n = pd_sample_frames(&s, rec->misc, fr, FOLD_FRAMES);
-	if (pd_fold_add_frames(d->fold, d->sy, name != NULL ? name : "",
-	    s.pid, s.tid, fr, n, s.type & PERF_SAMPLE_PERIOD ? s.period :
-	    ev->attr.sample_period) < 0) {
-		out_flush();
-		pd_warnx("out of memory");
-		exit(PD_EXIT_DATA);
-	}
+	/* The first sample left out: say where and why. */
+	if ((ev = pd_evlist_for_rec(d->el, rec)) != NULL)
+		(void)pd_sample_parse(ev, rec, &s, &why);
+	d->fold_bad_off = rec->offset;
+	d->fold_bad_why = ev == NULL ? "no event has its id" :
+	    why != NULL ? why : "unreadable";
 }
 
 /*
@@ -1347,16 +1354,12 @@ dump(struct dumper *d, const char *path)
 	}
 	d->sym_bad = 0;
 	d->fold_bad = 0;
-	/*
-	 * --folded names samples in stream order: perf script's time order
-	 * through the queue costs more than all the rest (pdsort first
-	 * gives it, see the page).
-	 */
-	if (d->sy != NULL && d->fold == NULL &&
-	    (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
+	if (d->sy != NULL && (d->sq = pd_symq_new(d->sy, d->el)) == NULL) {
 		pd_err_io(&err, ENOMEM, "symbols");
 		goto failed;
 	}
+	if (d->fold != NULL)
+		pd_symq_set_sample_fn(d->sq, fold_sample, d);
 	if (d->sy != NULL && d->unwind) {
 		if ((d->uw = pd_unwind_new(d->sy)) == NULL) {
 			pd_err_io(&err, ENOMEM, "unwind");

@@ -28,6 +28,7 @@
 #include "libcommon/sample.h"
 #include "libcommon/stacks.h"
 #include "libcommon/symbols.h"
+#include "libcommon/symq.h"
 
 #define WIDTH		1200	/* px, the image */
 #define XPAD		10	/* px, left and right */
@@ -539,14 +540,16 @@ out:
 /* ----- the samples of a run, folded ----- */
 
 /*
- * Samples are named in stream order, as pddump --folded names them
- * (see there: pdsort first gives perf script's time order).
+ * Samples are named at their own time through the symbol queue, as
+ * pddump --folded and perf script name them.
  */
 #define MAX_FRAMES	1024
 
 struct flame {
 	struct pd_fold		*fold;
 	struct pd_syms		*sy;
+	struct pd_symq		*sq;
+	int			 oom;		/* the fold ran out of memory */
 	const struct pd_evlist	*el;
 	struct pd_syms_opts	 so;
 	uint64_t		 samples;
@@ -579,6 +582,8 @@ flame_new(const char *kallsyms)
 static void
 input_free(struct flame *fl)
 {
+	pd_symq_free(fl->sq);
+	fl->sq = NULL;
 	pd_fold_forget(fl->fold);
 	pd_syms_free(fl->sy);
 	fl->sy = NULL;
@@ -594,37 +599,14 @@ flame_free(struct flame *fl)
 	free(fl);
 }
 
-int
-flame_input(struct flame *fl, const struct pd_evlist *el)
+/* A sample come due, with the maps of its time (pd_symq_fn). */
+static void
+flame_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
+    const struct pd_sample *s)
 {
-	input_free(fl);
-	if ((fl->sy = pd_syms_new(&fl->so)) == NULL)
-		return -1;
-	fl->el = el;
-	fl->ev_idx = -1;
-	fl->bad = fl->sym_bad = 0;
-	fl->notes = 0;
-	return 0;
-}
-
-int
-flame_record(struct flame *fl, const struct pd_rec *rec)
-{
-	const struct pd_evsel *ev;
-	struct pd_sample s;
-	const char *why;
+	struct flame *fl = ctx;
 	size_t n;
 
-	if (rec->type != PERF_RECORD_SAMPLE) {
-		if (pd_syms_record(fl->sy, fl->el, rec) < 0)
-			fl->sym_bad++;
-		return 0;
-	}
-	if ((ev = pd_evlist_for_rec(fl->el, rec)) == NULL ||
-	    pd_sample_parse(ev, rec, &s, &why) < 0) {
-		fl->bad++;
-		return 0;
-	}
 	if (ev->idx != fl->ev_idx) {
 		if (ev->name != NULL)
 			snprintf(fl->evname, sizeof(fl->evname), "%s",
@@ -634,23 +616,60 @@ flame_record(struct flame *fl, const struct pd_rec *rec)
 			    sizeof(fl->evname));
 		fl->ev_idx = ev->idx;
 	}
-	n = pd_sample_frames(&s, rec->misc, fl->fr, MAX_FRAMES);
-	switch (pd_fold_add_frames(fl->fold, fl->sy, fl->evname, s.pid,
-	    s.tid, fl->fr, n, s.type & PERF_SAMPLE_PERIOD ? s.period :
+	n = pd_sample_frames(s, rec->misc, fl->fr, MAX_FRAMES);
+	switch (pd_fold_add_frames(fl->fold, fl->sy, fl->evname, s->pid,
+	    s->tid, fl->fr, n, s->type & PERF_SAMPLE_PERIOD ? s->period :
 	    ev->attr.sample_period)) {
 	case -1:
-		return -1;
+		fl->oom = 1;
+		break;
 	case 1:
 		fl->samples++;
 	}
+}
+
+int
+flame_input(struct flame *fl, const struct pd_evlist *el)
+{
+	input_free(fl);
+	if ((fl->sy = pd_syms_new(&fl->so)) == NULL ||
+	    (fl->sq = pd_symq_new(fl->sy, el)) == NULL)
+		return -1;
+	pd_symq_set_sample_fn(fl->sq, flame_sample, fl);
+	fl->el = el;
+	fl->ev_idx = -1;
+	fl->bad = fl->sym_bad = 0;
+	fl->notes = 0;
 	return 0;
+}
+
+/* The records the queue is done with: only bad samples are counted. */
+static int
+drain(struct flame *fl)
+{
+	const struct pd_symq_res *res;
+	struct pd_rec rec;
+
+	while (pd_symq_next(fl->sq, &rec, &res) > 0)
+		if (res != NULL && res->bad)
+			fl->bad++;
+	return fl->oom ? -1 : 0;
+}
+
+int
+flame_record(struct flame *fl, const struct pd_rec *rec)
+{
+	if (pd_symq_push(fl->sq, rec) < 0)
+		return -1;
+	return drain(fl);
 }
 
 int
 flame_input_end(struct flame *fl)
 {
-	(void)fl;
-	return 0;
+	pd_symq_flush(fl->sq);
+	fl->sym_bad = pd_symq_bad(fl->sq);
+	return drain(fl);
 }
 
 const char *

@@ -45,7 +45,8 @@ int	flame_input(struct flame *, const struct pd_evlist *el);
 
 /*
  * Every record of the input, in order: process and map records teach
- * the symbolizer, samples are folded. 0, or -1 when out of memory.
+ * the symbolizer and samples are folded, both in time order (one
+ * round late, as perf script). 0, or -1 when out of memory.
  */
 int	flame_record(struct flame *, const struct pd_rec *);
 

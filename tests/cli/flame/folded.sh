@@ -26,3 +26,17 @@ folded_same pd.data
 set -- $(hot_counts got.folded)
 [ "$1" -gt 0 ] && [ "$2" -gt 0 ] || fail "pdrecord: no hot paths"
 echo "pdrecord: $(wc -l < got.folded) stacks, a:b = $1:$2"
+
+# A whole system while processes start: named in time order, the same
+# stacks as from the stream sorted by pdsort first.
+( timeout 5 sh -c 'while :; do :; done' & perf record -q -a -g -F 999 \
+    -o - -- sh -c './prog 100; ./prog 100; ./prog 100' > sw.data \
+    2> rec.err; rc=$?; kill $! 2>/dev/null; exit $rc ) ||
+	fail "perf record -a: $(cat rec.err)"
+pddump --folded sw.data > sw.folded 2> /dev/null || fail "pddump sw.data"
+pdsort sw.data | pddump --folded > sorted.folded 2> /dev/null ||
+	fail "pdsort | pddump"
+cmp -s sorted.folded sw.folded ||
+	fail "perf record -a: not the stacks of the sorted stream: $(diff sorted.folded sw.folded | head -5)"
+grep -q '^prog;' sw.folded || fail "perf record -a: no prog stacks"
+echo "perf record -a: $(wc -l < sw.folded) stacks, as after pdsort"

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Memory grows with distinct stacks, not with samples: the same stream
-# with every sample repeated 500 times folds to the same stacks with 500
-# times the counts, in about the same peak RSS (pddump --folded and
-# pdstat --flamegraph).
+# with every sample repeated 500 times (rounds kept as small as they
+# were: time order holds a round, as perf does) folds to the same stacks
+# with 500 times the counts, in about the same peak RSS (pddump --folded
+# and pdstat --flamegraph).
 . "$PD_TOP/tests/cli/lib.sh"
 . "$PD_TOP/tests/cli/flame/lib.inc"
 need_perf
