@@ -29,7 +29,8 @@ PD_LDFLAGS := -Wl,--as-needed
 
 PKGS := libzstd libelf libdw
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# libiberty (no .pc file): perf's C++ demangler, for the same names.
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -liberty
 
 # SANITIZE=1 builds into its own tree, so the two builds never mix.
 ifeq ($(SANITIZE),1)
@@ -149,7 +150,7 @@ fuzz-run: fuzz
 # so libc6-dev and clang's libFuzzer runtime are named.
 DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
 	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind \
-	chromium lld
+	chromium lld libiberty-dev
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <libiberty/demangle.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -630,6 +631,17 @@ section_by_name(Elf *elf, const char *name, GElf_Shdr *sh)
 }
 
 /*
+ * A user symbol's name as perf shows it: C++ (and Rust, D) names
+ * demangled by libiberty without their parameters, as perf calls it by
+ * default; NULL when it is not mangled. Every scheme starts with '_'.
+ */
+static char *
+demangled(const char *name)
+{
+	return name[0] == '_' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+}
+
+/*
  * "name@plt" for each .rela.plt entry, laid over .plt after its header
  * one sh_entsize apart, as perf 6.1's dso__synthesize_plt_symbols does
  * on x86. Added after the builder's symbols (b->nplt).
@@ -647,7 +659,7 @@ add_plt(struct builder *b, Elf *elf)
 	size_t i, nrel;
 	uint64_t addr, ent;
 	const char *name;
-	char buf[1024];
+	char buf[1024], *dm;
 	int len;
 
 	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64)
@@ -681,7 +693,10 @@ add_plt(struct builder *b, Elf *elf)
 		if (gelf_getsym(dd, si, &sym) == NULL ||
 		    (name = elf_strptr(elf, dsh.sh_link, sym.st_name)) == NULL)
 			continue;
-		len = snprintf(buf, sizeof(buf), "%s@plt", name);
+		dm = demangled(name);
+		len = snprintf(buf, sizeof(buf), "%s@plt", dm != NULL ? dm :
+		    name);
+		free(dm);
 		if (len < 0 || (size_t)len >= sizeof(buf))
 			continue;
 		/* The last b->nplt symbols: the fixups leave them alone. */
@@ -715,8 +730,9 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	Dwfl *dwfl;
 	Elf *elf, *selfp;
 	size_t i, nph;
-	int n, nsyms, symtab = 0;
+	int n, r, nsyms, symtab = 0;
 	struct stat stb;
+	char *dm;
 
 	memset(&b, 0, sizeof(b));
 	if (stat(file, &stb) < 0) {
@@ -787,8 +803,13 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 			continue;
 		if (!symtab && has_symtab(selfp))
 			symtab = 1;
-		if (builder_add(&b, sym.st_value, sym.st_size, name,
-		    strlen(name), GELF_ST_BIND(sym.st_info), 0) < 0)
+		dm = demangled(name);
+		if (dm != NULL)
+			name = dm;
+		r = builder_add(&b, sym.st_value, sym.st_size, name,
+		    strlen(name), GELF_ST_BIND(sym.st_info), 0);
+		free(dm);
+		if (r < 0)
 			break;
 	}
 	if (b.n > 0 || nsyms > 0)
