@@ -8,6 +8,7 @@
 
 #include "libcommon/perf.h"
 #include "libcommon/pipebuf.h"
+#include "libcommon/reader.h"
 #include "libcommon/record.h"
 
 #define WBUF_SIZE	(1024 * 1024)
@@ -136,4 +137,16 @@ pd_writer_free(struct pd_writer *w)
 	free(w->buf);
 	free(w);
 	return r;
+}
+
+int
+pd_writer_payload(struct pd_writer *w, struct pd_reader *rd)
+{
+	const unsigned char *p;
+	ssize_t n;
+
+	while ((n = pd_reader_payload(rd, &p)) > 0)
+		if (pd_writer_put(w, p, n) < 0)
+			return -2;
+	return n < 0 ? -1 : 0;
 }

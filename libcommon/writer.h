@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+struct pd_reader;
 struct pd_rec;
 struct pd_writer;
 
@@ -34,6 +35,13 @@ int	pd_writer_rec(struct pd_writer *, const struct pd_rec *rec);
 
 /* Writes out everything buffered. 0 or -1. */
 int	pd_writer_flush(struct pd_writer *);
+
+/*
+ * Writes the out-of-band payload (TRACING_DATA, AUXTRACE) of the record
+ * `rd` has just returned, after the record itself: 0, -1 when reading
+ * it failed (pd_reader_err says why), -2 when writing failed (errno).
+ */
+int	pd_writer_payload(struct pd_writer *, struct pd_reader *);
 
 /* Bytes handed to the writer so far (the output offset). */
 unsigned long long	pd_writer_offset(const struct pd_writer *);

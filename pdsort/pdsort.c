@@ -160,9 +160,7 @@ main(int argc, char **argv)
 		goto write_failed;
 
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		const unsigned char *p;
 		uint64_t ts;
-		ssize_t n;
 
 		if (pd_rec_is_kernel(rec.type)) {
 			ts = pd_rec_time(pd_evlist_for_rec(el, &rec), &rec);
@@ -179,15 +177,11 @@ main(int argc, char **argv)
 		} else if (pd_feat_id(&rec) == PD_FEAT_COMPRESSED) {
 			continue;	/* the output is not compressed */
 		}
-		if (pd_writer_rec(w, &rec) < 0)
+		if (pd_writer_rec(w, &rec) < 0 ||
+		    (r = pd_writer_payload(w, rd)) == -2)
 			goto write_failed;
-		while ((n = pd_reader_payload(rd, &p)) > 0)
-			if (pd_writer_put(w, p, n) < 0)
-				goto write_failed;
-		if (n < 0) {
-			r = -1;
+		if (r < 0)
 			break;
-		}
 	}
 	/* At the end, and before any error: every queued record goes out. */
 	if (sq_final(q) < 0)

@@ -1048,9 +1048,6 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 			return -1;
 		}
 		if (w != NULL && passes(st, &rec)) {
-			const unsigned char *p;
-			ssize_t n;
-
 			if (pd_writer_rec(w, &rec) < 0)
 				return -2;
 			if (pd_writer_offset(w) - flushed >= FLUSH_EVERY) {
@@ -1058,13 +1055,10 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 					return -2;
 				flushed = pd_writer_offset(w);
 			}
-			n = 0;
-			while (rec.payload > 0 &&
-			    (n = pd_reader_payload(rd, &p)) > 0)
-				if (pd_writer_put(w, p, n) < 0)
+			if (rec.payload > 0 &&
+			    (r = pd_writer_payload(w, rd)) < 0) {
+				if (r == -2)
 					return -2;
-			if (n < 0) {
-				r = -1;
 				break;
 			}
 		}

@@ -267,9 +267,6 @@ main(int argc, char **argv)
 		goto write_failed;
 
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		const unsigned char *p;
-		ssize_t len;
-
 		level = comp_level(&rec, level);
 		mmap_len = comp_mmap_len(&rec, mmap_len);
 		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
@@ -342,13 +339,10 @@ main(int argc, char **argv)
 			continue;
 		}
 		/* AUXTRACE data is the hardware's: it goes as it is */
-		while ((len = pd_reader_payload(rd, &p)) > 0)
-			if (pd_writer_put(w, p, len) < 0)
-				goto write_failed;
-		if (len < 0) {
-			r = -1;
+		if ((r = pd_writer_payload(w, rd)) == -2)
+			goto write_failed;
+		if (r < 0)
 			break;
-		}
 	}
 	if (r == 0 && z != NULL && status == PD_EXIT_OK) {
 		if (zswap_flush(z, 1, &err) < 0) {
