@@ -327,6 +327,7 @@ pd_syms_dso_bid(struct pd_syms *sy, const char *path,
 			    memcmp(d->fbid, bid, bidlen) == 0))
 				continue;
 			d->late = 1;
+			d->wrong = 1;
 			bid_hex(want, bid, bidlen > 20 ? 20 : bidlen);
 			bid_hex(have, d->fbid, d->fbidlen);
 			pd_syms_note(sy, "%s: build id %s, given after its "
@@ -752,6 +753,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		pd_syms_note(sy, "%s: not the file that was recorded "
 		    "(inode %" PRIu64 ", now %" PRIu64 "); its symbols are not "
 		    "shown", d->path, d->ino, (uint64_t)stb.st_ino);
+		d->wrong = 1;
 		return;
 	}
 	if ((dwfl = dwfl_begin(&cb)) == NULL)
@@ -776,6 +778,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		pd_syms_note(sy, "%s: build id %s does not match the file%s%s;"
 		    " its symbols are not shown", d->path, want,
 		    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "");
+		d->wrong = 1;
 		goto out;
 	}
 	if ((elf = dwfl_module_getelf(mod, &bias)) == NULL)
@@ -951,6 +954,19 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		r->off = va - s->start;
 	} else
 		stripped(sy, d);
+}
+
+int
+pd_syms_file_ok(struct pd_syms *sy, uint32_t pid, uint64_t addr)
+{
+	const struct pd_map *m;
+	struct dso *d;
+
+	if (pd_syms_find_map(sy, pid, 0, addr, &m, &d) < 0 || sy->dso_only)
+		return 1;
+	if (!d->loaded)
+		dso_load(sy, d);
+	return !d->wrong;
 }
 
 /* ---- kallsyms helpers for kallsyms.c ---- */

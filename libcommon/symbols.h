@@ -101,6 +101,13 @@ const struct pd_map	*pd_syms_maps(struct pd_syms *, uint32_t pid,
 			    size_t *nmaps, uint64_t *gen);
 
 /*
+ * 0 when the file of the user map holding addr in process pid is known
+ * not to be the one recorded (its build id or inode differs, said once
+ * as a note), else 1. Loads the file's symbols if need be.
+ */
+int	pd_syms_file_ok(struct pd_syms *, uint32_t pid, uint64_t addr);
+
+/*
  * perf script's comm for the thread (the thread's own comm, else its
  * process's), or NULL when neither is known.
  */

@@ -52,6 +52,8 @@ struct dso {
 	uint64_t	 ino;		/* MMAP2's device and inode, or 0 */
 	uint32_t	 maj, min;
 	int		 loaded;	/* 0: not yet; 1: tried (syms maybe) */
+	int		 wrong;		/* not the file recorded: build id
+					   or inode differs */
 	int		 stripped;	/* 1: no .symtab; 2: and that was said */
 	struct symtab	 st;
 	struct load	*loads;

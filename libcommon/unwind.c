@@ -444,7 +444,9 @@ space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
 		if ((mod->path = strdup(maps[i].path)) == NULL)
 			break;
 		mod->key = key;
-		mod->ok = report(s->dwfl, mod->path, file, &maps[i]);
+		/* A file rebuilt since: its tables would make up frames. */
+		mod->ok = pd_syms_file_ok(u->syms, pid, maps[i].start) &&
+		    report(s->dwfl, mod->path, file, &maps[i]);
 		s->nmods++;
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
