@@ -230,7 +230,7 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 	} else if (strcmp(path, "[vdso]") == 0)
 		kind = DSO_VDSO;
 	else if (is_anon(path)) {
-		kind = DSO_NOFILE;
+		kind = DSO_PERFMAP;
 		if (asprintf(&name, "/tmp/perf-%d.map", (int)pid) < 0)
 			return NULL;
 		key = name;
@@ -856,6 +856,43 @@ load_vdso(struct pd_syms *sy, struct dso *d)
 	close(fd);
 }
 
+/*
+ * A JIT's symbols: /tmp/perf-PID.map, lines of "START SIZE name" (hex,
+ * absolute addresses), as perf reads it for anonymous executable maps.
+ * Only for a stream from this host: the file is this machine's.
+ */
+static void
+load_perfmap(struct pd_syms *sy, struct dso *d)
+{
+	struct builder b;
+	char *line = NULL, *p, *q;
+	size_t cap = 0;
+	ssize_t len;
+	uint64_t start, size;
+	FILE *f;
+
+	if (pd_kallsyms_host(sy) != 1 || (f = fopen(d->name, "re")) == NULL)
+		return;
+	memset(&b, 0, sizeof(b));
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		start = strtoull(line, &p, 16);
+		if (p == line || *p != ' ')
+			continue;
+		size = strtoull(p + 1, &q, 16);
+		if (q == p + 1 || *q != ' ' || q[1] == '\0')
+			continue;
+		if (builder_add(&b, start, size, q + 1, strlen(q + 1),
+		    STB_GLOBAL, 0) < 0)
+			break;
+	}
+	free(line);
+	fclose(f);
+	if (builder_finish(&b, &d->st, 0) < 0)
+		pd_syms_note(sy, "%s: out of memory", d->name);
+}
+
 static void
 dso_load(struct pd_syms *sy, struct dso *d)
 {
@@ -864,6 +901,8 @@ dso_load(struct pd_syms *sy, struct dso *d)
 		load_elf(sy, d, d->path);
 	else if (d->kind == DSO_VDSO)
 		load_vdso(sy, d);
+	else if (d->kind == DSO_PERFMAP)
+		load_perfmap(sy, d);
 }
 
 /* A file offset as the ELF file's virtual address, through PT_LOAD. */
@@ -947,7 +986,10 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		stripped(sy, d);
 		return;
 	}
-	if (off_to_vaddr(d, addr - m->start + m->pgoff, &va) < 0)
+	/* A JIT's map file has the addresses themselves. */
+	if (d->kind == DSO_PERFMAP)
+		va = addr;
+	else if (off_to_vaddr(d, addr - m->start + m->pgoff, &va) < 0)
 		return;
 	if ((s = pd_symtab_find(&d->st, va)) != NULL) {
 		r->name = s->name;

@@ -28,7 +28,8 @@ struct symtab {
 
 enum dso_kind {
 	DSO_FILE,		/* an ELF file on disk */
-	DSO_NOFILE,		/* [heap], [stack], //anon...: no symbols */
+	DSO_NOFILE,		/* [heap], [stack], /SYSV...: no symbols */
+	DSO_PERFMAP,		/* //anon...: a JIT's /tmp/perf-PID.map */
 	DSO_VDSO,		/* [vdso]: our own image when on this host */
 	DSO_KERNEL,		/* [kernel.kallsyms] */
 	DSO_MODULE		/* a kernel module, "[ext4]" */
