@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
-# Memory grows with distinct stacks, not with samples: the same stream
-# with every sample repeated 500 times (rounds kept as small as they
-# were: time order holds a round, as perf does) folds to the same stacks
-# with 500 times the counts, in about the same peak RSS (pddump --folded
-# and pdstat --flamegraph).
+# Memory grows with distinct stacks, not with samples (pddump --folded
+# and pdstat --flamegraph):
+# - the same stream with every sample repeated 500 times in place folds
+#   to the same stacks with 500 times the counts;
+# - a recording with 20 times the samples of another, of the same
+#   program, folds in about the same peak RSS. (The repeated stream
+#   cannot show this: its rounds are 500 times larger, and samples wait
+#   for their round to end, as in perf script.)
 . "$PD_TOP/tests/cli/lib.sh"
 . "$PD_TOP/tests/cli/flame/lib.inc"
 need_perf
@@ -17,22 +20,30 @@ perf record -q -e cpu-clock -F 999 -g -o - -- ./prog 200 > one.data \
     2> rec.err || fail "perf record: $(cat rec.err)"
 python3 "$PD_TOP/tests/cli/flame/repeat.py" 500 < one.data > many.data ||
 	fail "repeat.py"
+pddump --folded < one.data > one.folded || fail "pddump --folded one.data"
+pddump --folded < many.data > many.folded || fail "pddump --folded many.data"
+awk '{ $NF *= 500; print }' one.folded > want.folded
+diff -u want.folded many.folded > diff.txt ||
+	fail "500 times the samples, not 500 times the counts: $(head diff.txt)"
 
 rss() {	# command: its peak RSS in KiB
 	"$rusage" -o ru.txt "$1" || fail "$1: $(cat ru.txt)"
 	sed 's/.*maxrss_kb \([0-9]*\).*/\1/' ru.txt
 }
-a=$(rss 'pddump --folded < one.data > one.folded')
-b=$(rss 'pddump --folded < many.data > many.folded')
-awk '{ $NF *= 500; print }' one.folded > want.folded
-diff -u want.folded many.folded > diff.txt ||
-	fail "500 times the samples, not 500 times the counts: $(head diff.txt)"
-echo "pddump --folded: $(wc -c < one.data) bytes: $a KiB; $(wc -c < many.data) bytes: $b KiB"
+for ms in 100 2000; do
+	perf record -q -e cpu-clock -F 20000 -g -o - -- ./prog $ms \
+	    > $ms.data 2> rec.err || fail "perf record: $(cat rec.err)"
+done
+n1=$(pddump -t SAMPLE 100.data | grep -c SAMPLE)
+n2=$(pddump -t SAMPLE 2000.data | grep -c SAMPLE)
+[ "$n2" -ge $((n1 * 10)) ] || fail "$n2 samples, not many more than $n1"
+a=$(rss 'pddump --folded < 100.data > 100.folded')
+b=$(rss 'pddump --folded < 2000.data > 2000.folded')
+echo "pddump --folded: $n1 samples: $a KiB; $n2 samples: $b KiB"
 # Allocator and page-cache noise stays well under 2 MiB; per-sample
-# memory would show as several MiB here.
+# memory (80 bytes a sample) would show as more here.
 [ "$b" -le $((a + 2048)) ] || fail "pddump --folded: $a KiB, then $b KiB"
-
-a=$(rss 'pdstat --flamegraph one.svg one.data > /dev/null')
-b=$(rss 'pdstat --flamegraph many.svg many.data > /dev/null')
+a=$(rss 'pdstat --flamegraph 100.svg 100.data > /dev/null')
+b=$(rss 'pdstat --flamegraph 2000.svg 2000.data > /dev/null')
 echo "pdstat --flamegraph: $a KiB, then $b KiB"
 [ "$b" -le $((a + 2048)) ] || fail "pdstat --flamegraph: $a KiB, then $b KiB"

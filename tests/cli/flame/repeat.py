@@ -2,10 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Writes a native-endian pipe-mode perf.data stream (stdin) with every
 SAMPLE record repeated N times in place (stdout): the same stacks, N
-times the samples. Each copy is followed by a FINISHED_ROUND, as from a
-recorder that flushes often, so that the rounds (which a reader in time
-order holds, as perf does) stay as small as they were. Streams with
-out-of-band payloads are refused.
+times the samples. Streams with out-of-band payloads are refused.
 
 usage: repeat.py N < in.data > out.data
 """
@@ -13,7 +10,6 @@ import struct
 import sys
 
 SAMPLE, AUXTRACE, TRACING_DATA = 9, 71, 66
-FINISHED_ROUND = struct.pack('<IHH', 68, 0, 8)
 
 
 def main():
@@ -28,7 +24,7 @@ def main():
         if size < 8 or kind in (AUXTRACE, TRACING_DATA):
             sys.exit('repeat.py: record %d at %#x' % (kind, pos))
         rec = data[pos:pos + size]
-        out.append((rec + FINISHED_ROUND) * n if kind == SAMPLE else rec)
+        out.append(rec * n if kind == SAMPLE else rec)
         pos += size
     sys.stdout.buffer.write(b''.join(out))
 
