@@ -204,11 +204,11 @@ main(int argc, char **argv)
 			status = PD_EXIT_DATA;
 	}
 	sq_free(q);
+	q = NULL;
 	pd_reader_close(rd);
-	if (pd_writer_free(w) < 0) {
-		w = NULL;
+	rd = NULL;
+	if (pd_writer_free(w) < 0)
 		goto write_failed;
-	}
 	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
 		return PD_EXIT_DATA;
 	return status;
@@ -221,6 +221,9 @@ queue_failed:
 	}
 	/* FALLTHROUGH */
 write_failed:
+	/* What the sanitizers would call leaks once we exit from below. */
+	sq_free(q);
+	pd_reader_close(rd);
 	pd_output_abort(&out);
 	pd_die_write(out.name);
 }
