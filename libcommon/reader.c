@@ -55,6 +55,7 @@ struct pd_reader {
 
 	unsigned char	*buf;
 	size_t		 pos, end;	/* unread bytes are buf[pos, end) */
+	int		 fast;		/* next_fast may take the next record */
 	uint64_t	 buf_off;	/* input offset of buf[0] */
 	uint64_t	 limit;		/* input offset where reading stops */
 	int		 eof;
@@ -1193,10 +1194,7 @@ next_fast(struct pd_reader *rd, struct pd_rec *rec)
 	uint32_t type;
 	uint16_t size;
 
-	if (rd->phase != PH_DATA || rd->swapped || rd->zdec != NULL ||
-	    rd->payload_left != 0 || rd->payload_pad != 0 ||
-	    rd->tblob != NULL || rd->skip_after != 0 ||
-	    avail < PD_REC_HDR_SIZE)
+	if (avail < PD_REC_HDR_SIZE)
 		return 0;
 	type = pd_get_u32(p);
 	size = pd_get_u16(p + 6);
@@ -1216,13 +1214,25 @@ next_fast(struct pd_reader *rd, struct pd_rec *rec)
 	return 1;
 }
 
-int
-pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
+/* Whether next_fast may take the next record: nothing else is pending. */
+static int
+fast_state(const struct pd_reader *rd)
+{
+	return rd->phase == PH_DATA && !rd->swapped && rd->zdec == NULL &&
+	    rd->payload_left == 0 && rd->payload_pad == 0 &&
+	    rd->tblob == NULL && rd->skip_after == 0;
+}
+
+/*
+ * Every other record: the file-mode header's, payloads, compressed
+ * records, swapped streams, records across a buffer's end. Kept out of
+ * line so that the fast path's caller saves no registers for it.
+ */
+static __attribute__((noinline)) int
+next_slow(struct pd_reader *rd, struct pd_rec *rec)
 {
 	int r;
 
-	if (next_fast(rd, rec))
-		return 1;
 	if (skip_payload(rd) < 0)
 		return -1;
 	free(rd->tblob);
@@ -1302,5 +1312,18 @@ got:
 	    PD_RECORD_HEADER_TRACING_DATA && rec->payload > 0 &&
 	    tracing_native(rd, rec) < 0)
 		return -1;
+	return r;
+}
+
+int
+pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
+{
+	int r;
+
+	if (rd->fast && next_fast(rd, rec))
+		return 1;
+	r = next_slow(rd, rec);
+	/* What the slow path leaves decides whether the fast one may go. */
+	rd->fast = r > 0 && fast_state(rd);
 	return r;
 }
