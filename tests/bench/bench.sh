@@ -15,6 +15,8 @@
 #                                     and the largest peak RSS
 #   bench_cmd NAME 'cmd' NAME2 'cmd2' the same for two commands whose runs
 #                                     alternate, for a close comparison
+#                                     (ten times as many runs under a
+#                                     second)
 #   bench_ratio NAME BASE 'target'    NAME's time / BASE's time; a number
 #                                     in the target is the ratio not to
 #                                     exceed ("<= 1.5x"); none: for
@@ -136,8 +138,9 @@ bench_cmd() {
 			_b2=$(_min "$_w" "$_b2") _c2=$(_min "$_c" "$_c2")
 			[ "$_k" -gt "$_k2" ] && _k2=$_k
 		fi
+		# Short runs are noisier: more of them (a pair, closer yet).
 		[ "$_i" -eq 0 ] && awk -v a="$_w" 'BEGIN { exit !(a < 1) }' &&
-			_runs=$((BENCH_RUNS * 4))
+			_runs=$((BENCH_RUNS * ($# >= 4 ? 10 : 4)))
 		_i=$((_i + 1))
 	done
 	_row "$1" "$2" "$_b1" "$_c1" "$_k1"
@@ -213,7 +216,8 @@ done
 	echo "Input: \`perf record -a -g\` pipe stream of" \
 	    "$(size_mb "$BIG") MB ($(wc -c < "$BIG") bytes);" \
 	    "best of $BENCH_RUNS runs, $((BENCH_RUNS * 4)) for commands under" \
-	    "a second (wall and CPU time, each on its own);" \
+	    "a second and $((BENCH_RUNS * 10)) for pairs compared closely" \
+	    "(wall and CPU time, each on its own);" \
 	    "peak RSS is that of the largest process."
 	echo
 	echo "| name | command | seconds | CPU seconds | peak RSS MB |"
