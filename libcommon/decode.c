@@ -96,7 +96,8 @@ pd_dwalk_emit(struct pd_dwalk *w, const char *name, enum pd_dfmt fmt,
 int
 pd_dwalk_room(struct pd_dwalk *w, size_t n)
 {
-	if (w->bad || w->end - w->off < n) {
+	/* A skip (off +=) may have passed the end: no room then. */
+	if (w->bad || w->off > w->end || w->end - w->off < n) {
 		w->bad = 1;
 		return 0;
 	}
@@ -157,9 +158,9 @@ pd_dwalk_close(struct pd_dwalk *w, int list)
 static void
 str(struct pd_dwalk *w, const char *name, size_t max)
 {
-	size_t n = w->end - w->off;
+	size_t n = w->off <= w->end ? w->end - w->off : 0;
 
-	if (w->bad)
+	if (w->bad || w->off > w->end)
 		return;
 	if (max != 0) {
 		if (!pd_dwalk_room(w, max))
@@ -589,7 +590,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 			return -1;
 		w.off += asz;
 		pd_dwalk_open(&w, "ids", 1);
-		while (w.end - w.off >= 8)
+		while (!w.bad && w.off <= w.end && w.end - w.off >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
@@ -647,7 +648,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		U32(&w, "auxtrace_type");
 		w.off += 4;
 		pd_dwalk_open(&w, "priv", 1);
-		while (w.end - w.off >= 8)
+		while (!w.bad && w.off <= w.end && w.end - w.off >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_X, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
@@ -796,7 +797,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		else
 			w.off += 2;
 		pd_dwalk_open(&w, "counters", 1);
-		while (w.end - w.off >= 8)
+		while (!w.bad && w.off <= w.end && w.end - w.off >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
