@@ -43,7 +43,12 @@ grep -q '>pd_flame_hot</text>' dom.html ||
 	fail "pd_flame_hot is not in the rendered text"
 grep -q '<text id="unzoom" class=""' dom.html || fail "the zoom did not run"
 
-chrome 2 --screenshot="$PWD/shot.png" --window-size=1200,400 "$url" \
+# The window holds the whole image: one deep stack (a kernel one caught
+# in a page fault, say) makes it taller, and the hot boxes sit at the
+# bottom, out of a fixed-size window's sight.
+h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' flame.svg | head -n 1)
+[ -n "$h" ] || fail "no height in flame.svg: $(grep -m 1 '^<svg' flame.svg)"
+chrome 2 --screenshot="$PWD/shot.png" --window-size=1200,$((h + 8)) "$url" \
     > /dev/null || fail "chromium --screenshot: $(tail -n 5 chrome.err)"
 [ -s shot.png ] || fail "no screenshot"
 # The colour of pd_flame_hot's widest box, as the SVG gives it.
@@ -52,6 +57,6 @@ rgb=$(grep -o '<title>pd_flame_hot ([^<]*</title><rect [^>]*/>' flame.svg |
 [ -n "$rgb" ] || fail "no pd_flame_hot box in flame.svg"
 set -- $(python3 "$PD_TOP/tests/cli/flame/pngstat.py" shot.png "$rgb") ||
 	fail "pngstat.py"
-echo "screenshot: $2 colours, $5 pixels of pd_flame_hot's rgb($rgb); $pct% matched, $want% in the SVG"
+echo "screenshot (1200x$((h + 8))): $2 colours, $5 pixels of pd_flame_hot's rgb($rgb); $pct% matched, $want% in the SVG"
 [ "$2" -ge 20 ] || fail "the screenshot is blank: $2 colours"
 [ "$5" -ge 2000 ] || fail "pd_flame_hot's box is not drawn: $5 pixels of rgb($rgb)"
