@@ -172,3 +172,19 @@ pd_regs_dwarf(int arch, uint64_t mask, const unsigned char *regs,
 	*ndw = m->ndw;
 	return have_ip && have_sp ? 0 : -1;
 }
+
+int
+pd_regs_dwarf_set_pc_sp(int arch, uint64_t *dw, uint64_t *valid,
+    uint64_t pc, uint64_t sp)
+{
+	const struct regmap *m;
+	int dsp;
+
+	if ((m = regmap(arch)) == NULL || m->dwarf_of_ip < 0 ||
+	    (dsp = m->dw[m->sp]) < 0)
+		return -1;
+	dw[m->dwarf_of_ip] = pc;
+	dw[dsp] = sp;
+	*valid |= 1ULL << m->dwarf_of_ip | 1ULL << dsp;
+	return 0;
+}

@@ -46,4 +46,12 @@ int	pd_regs_dwarf(int arch, uint64_t mask, const unsigned char *regs,
 	    unsigned nr, uint64_t *dw, uint64_t *valid, unsigned *ndw,
 	    uint64_t *ip, uint64_t *sp);
 
+/*
+ * Sets pc and sp among the DWARF registers pd_regs_dwarf() gave, for a
+ * step an unwinder takes by hand where there is no CFI. Returns 0, or
+ * -1 when the arch has no DWARF column for the pc (arm64) or is unknown.
+ */
+int	pd_regs_dwarf_set_pc_sp(int arch, uint64_t *dw, uint64_t *valid,
+	    uint64_t pc, uint64_t sp);
+
 #endif /* PD_PERFREGS_H */

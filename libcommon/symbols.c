@@ -644,8 +644,11 @@ demangled(const char *name)
 
 /*
  * "name@plt" for each .rela.plt entry, laid over .plt after its header
- * one sh_entsize apart, as perf 6.1's dso__synthesize_plt_symbols does
- * on x86. Added after the builder's symbols (b->nplt).
+ * one entry apart, as perf's dso__synthesize_plt_symbols does on x86.
+ * The entry is sh_entsize, 16 or 8 bytes; lld leaves it 0, and then
+ * the size is 8 where .plt is 8-aligned, else 16, as perf 6.3 and
+ * later take it (perf 6.1 takes the 0 and names these addresses
+ * "[unknown]"). Added after the builder's symbols (b->nplt).
  */
 static void
 add_plt(struct builder *b, Elf *elf)
@@ -673,9 +676,10 @@ add_plt(struct builder *b, Elf *elf)
 	    gelf_getshdr(dscn, &dsh) == NULL || dsh.sh_type != SHT_DYNSYM ||
 	    (sscn = elf_getscn(elf, dsh.sh_link)) == NULL ||
 	    (rd = elf_getdata(rscn, NULL)) == NULL ||
-	    (dd = elf_getdata(dscn, NULL)) == NULL || rsh.sh_entsize == 0 ||
-	    (ent = psh.sh_entsize) == 0)
+	    (dd = elf_getdata(dscn, NULL)) == NULL || rsh.sh_entsize == 0)
 		return;
+	if ((ent = psh.sh_entsize) != 8 && ent != 16)
+		ent = psh.sh_addralign == 8 ? 8 : 16;
 	(void)sscn;
 	nrel = rsh.sh_size / rsh.sh_entsize;
 	addr = psh.sh_addr + ent;	/* after the header entry */

@@ -62,6 +62,7 @@ struct cur {
 	uint64_t	*ips;
 	size_t		 n, max;
 	Dwfl		*dwfl;
+	int		 plt;		/* frame 0 is a PLT entry */
 };
 
 /* The smallest ELF header libdwfl accepts to learn an arch from. */
@@ -214,6 +215,27 @@ static const Dwfl_Thread_Callbacks thread_cbs = {
 	.set_initial_registers = set_initial_registers,
 };
 
+/*
+ * Whether pc is the first instruction of a lazy PLT entry on x86-64:
+ * jmp *GOT(%rip) (ff 25), push $n (68) at +6, jmp PLT0 (e9) at +11.
+ * There nothing is pushed yet and the return address is the word at
+ * sp. lld gives .plt no CFI, and libdwfl's fallback would follow frame
+ * pointers the code does not keep; libunwind, perf's unwinder, knows
+ * these bytes and steps over them. So do we, on the same bytes.
+ */
+static bool
+plt_entry(struct pd_unwind *u, uint64_t pc)
+{
+	const struct cur *c = &u->cur;
+	Dwarf_Word w0, w1;
+
+	return c->arch == PD_REGS_X86_64 &&
+	    memory_read(c->dwfl, pc, &w0, u) &&
+	    memory_read(c->dwfl, pc + 8, &w1, u) &&
+	    (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 &&
+	    (w1 >> 24 & 0xff) == 0xe9;
+}
+
 static int
 frame_cb(Dwfl_Frame *state, void *arg)
 {
@@ -235,6 +257,10 @@ frame_cb(Dwfl_Frame *state, void *arg)
 	c->ips[c->n++] = pc;
 	if (c->n >= c->max)
 		return DWARF_CB_ABORT;
+	if (c->n == 1 && plt_entry(u, pc)) {
+		c->plt = 1;
+		return DWARF_CB_ABORT;
+	}
 	/*
 	 * No file at pc, no CFI: libdwfl would go on guessing from frame
 	 * pointers, which the stream's writer did not promise; stop.
@@ -581,7 +607,7 @@ pd_unwind_sample(struct pd_unwind *u, const struct pd_sample *s,
 	const struct pd_map *maps;
 	struct space *sp;
 	size_t n;
-	uint64_t gen;
+	uint64_t gen, ra;
 	Elf *elf;
 	pid_t tid;
 
@@ -626,7 +652,21 @@ pd_unwind_sample(struct pd_unwind *u, const struct pd_sample *s,
 	c->dwfl = sp->dwfl;
 	/* Any positive tid will do: get_thread takes them all. */
 	tid = s->tid > 0 && s->tid <= INT32_MAX ? (pid_t)s->tid : 1;
+	c->plt = 0;
 	(void)dwfl_getthread_frames(sp->dwfl, tid, frame_cb, u);
+	/*
+	 * Out of a PLT entry, as a return would: on from the caller, at
+	 * the call (ra - 1, named as perf names a caller), sp past the
+	 * return address. A fresh walk, so the caller counts as the
+	 * activation it now is and its CFI is looked up at the call.
+	 */
+	if (c->plt && c->n == 1 && c->stack_len >= 8 &&
+	    (ra = pd_get_u64(c->stack)) > 1 &&
+	    pd_regs_dwarf_set_pc_sp(c->arch, c->dw, &c->valid, ra - 1,
+	    c->sp + 8) == 0) {
+		c->plt = 0;
+		(void)dwfl_getthread_frames(sp->dwfl, tid, frame_cb, u);
+	}
 	if (c->n == 0) {
 		ips[0] = c->ip;
 		return 1;

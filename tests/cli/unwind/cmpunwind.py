@@ -7,7 +7,7 @@ PERF_SCRIPT_OUT is `perf script --no-inline --ns -F time,ip,sym,symoff,dso`
 (inline frames are perf's own addition from DWARF line info, not frames of
 the stack); PDDUMP_OUT is `pddump --unwind -t SAMPLE` on the same stream.
 Samples are matched by time; for each one the user frames, as
-"sym+0xoff (dso)", must be the same list, with two allowances, both for
+"sym+0xoff (dso)", must be the same list, with three allowances. Two are for
 perf's libunwind memory reader (util/unwind-libunwind-local.c,
 access_mem), which answers a read outside the sampled stack copy with
 the value 0, and libunwind's step still yields that frame:
@@ -22,10 +22,16 @@ the value 0, and libunwind's step still yields that frame:
     that bogus frame where we still read the real caller: then our list
     may have exactly one frame more than perf's (before the bogus one).
 
+The third is for perf 6.1's symbols: lld leaves .plt's sh_entsize 0, which
+perf 6.1 takes as the size of every "name@plt" symbol, and it names
+those addresses "[unknown]"; we name the entry as perf 6.3 and later
+do ("lib_step@plt+0x0"). So perf's "[unknown] (dso)" matches our
+"...@plt+0x.. (dso)" of the same dso.
+
 Prints a summary; exits 1 on any other difference, or when fewer than
-MIN_FULL samples show the test program's own path (lib_spin or c, then
-b, a, main in that order, from its own files), which would mean nothing
-was really unwound.
+MIN_FULL samples show the test program's own path (lib_spin, lib_step,
+a PLT entry of the program, or c, then b, a, main in that order, from
+its own files), which would mean nothing was really unwound.
 """
 import re
 import sys
@@ -78,13 +84,28 @@ def names(frames):
     return [f.split(" ", 1)[1] for f in frames]
 
 
+def plt_named(ours, perf):
+    """Our name of a PLT entry where perf 6.1 has none (see above)."""
+    m = re.match(r"^\S+@plt\+0x[0-9a-f]+ (\(.*\))$", ours)
+    return bool(m) and perf == "[unknown] " + m.group(1)
+
+
+def same(a, b):
+    return len(a) == len(b) and all(
+        x == y or plt_named(y, x) for x, y in zip(a, b))
+
+
 def full_path(fr):
     """The program's own path, innermost first: [lib_spin,] c, b, a, main."""
     want = ["c", "b", "a", "main"]
     syms = [(f.split("+")[0], f) for f in fr]
     i = 0
-    if syms and syms[0][0] == "lib_spin":
+    if syms and syms[0][0] in ("lib_spin", "lib_step"):
         if "libunwlib.so)" not in syms[0][1]:
+            return False
+        i = 1
+    elif syms and syms[0][0].endswith("@plt"):
+        if "/prog)" not in syms[0][1]:
             return False
         i = 1
     got = [s for s, _ in syms[i:i + 4]]
@@ -95,7 +116,7 @@ def main():
     perf = perf_samples(sys.argv[1])
     ours = pd_samples(sys.argv[2])
     min_full = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    same = allowed = bad = full = 0
+    same_n = allowed = bad = full = plt = 0
     if not perf or set(perf) != set(ours):
         print("sample times differ: perf %d, pddump %d, common %d" %
               (len(perf), len(ours), len(set(perf) & set(ours))))
@@ -106,9 +127,9 @@ def main():
         if bogus:
             p = p[:-1]
         a, b = names(p), names(ours[t])
-        if a == b:
-            same += 1
-        elif bogus and b[:-1] == a:
+        if same(a, b):
+            same_n += 1
+        elif bogus and same(a, b[:-1]):
             allowed += 1
         else:
             bad += 1
@@ -117,9 +138,10 @@ def main():
                       (t, a, b))
         if full_path(b):
             full += 1
+            plt += b[0].split("+")[0].endswith("@plt")
     print("%d samples: %d same, %d one frame past perf's end of stack, "
-          "%d differ; %d with the full program path" %
-          (len(perf), same, allowed, bad, full))
+          "%d differ; %d with the full program path, %d of them from a "
+          "PLT entry" % (len(perf), same_n, allowed, bad, full, plt))
     if full < min_full:
         print("fewer than %d samples with the full path" % min_full)
         return 1

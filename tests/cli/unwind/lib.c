@@ -9,3 +9,10 @@ lib_spin(unsigned long x)
 		x = x * 33 + (unsigned long)i;
 	return x;
 }
+
+/* One step, called in a loop through the program's PLT. */
+__attribute__((noinline)) unsigned long
+lib_step(unsigned long x)
+{
+	return x * 33 + 1;
+}

@@ -4,13 +4,17 @@
  * without frame pointers so that only DWARF CFI can walk it; c spins,
  * partly in its own loop and partly in lib_spin() of libunwlib.so, so
  * samples land in the program and in a shared library of its own.
+ * "prog SECS calls" spins by calling lib_step() instead, so that many
+ * samples land in the PLT entry the calls go through.
  */
 #include <stdlib.h>
 #include <time.h>
 
 unsigned long	lib_spin(unsigned long);
+unsigned long	lib_step(unsigned long);
 
 static volatile unsigned long sink;
+static int calls;
 
 static double
 now(void)
@@ -29,6 +33,11 @@ c(double secs)
 	int i;
 
 	while (now() < end) {
+		if (calls) {
+			for (i = 0; i < 20000; i++)
+				x = lib_step(x);
+			continue;
+		}
 		for (i = 0; i < 20000; i++)
 			x = x * 31 + (unsigned long)i;
 		x += lib_spin(x);
@@ -58,7 +67,10 @@ a(double secs)
 int
 main(int argc, char **argv)
 {
-	unsigned long r = a(argc > 1 ? atof(argv[1]) : 0.3);
+	unsigned long r;
+
+	calls = argc > 2;
+	r = a(argc > 1 ? atof(argv[1]) : 0.3);
 
 	sink = r;
 	return 0;
