@@ -5,9 +5,7 @@
 . "$PD_TOP/tests/cli/unwind/unwind.inc"
 need_perf
 need_root
-command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 ||
-	skip "no clang with ld.lld"
-CC_PROG="clang -fuse-ld=lld" build_prog
+build_prog_lld
 perf record -q -F 1000 --call-graph dwarf -o - -- ./prog 0.25 \
     > perf.data 2> rec.err || skip "perf record failed: $(tail -n 1 rec.err)"
 compare_unwind perf.data 50

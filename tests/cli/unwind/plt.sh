@@ -9,9 +9,7 @@
 . "$PD_TOP/tests/cli/unwind/unwind.inc"
 need_perf
 need_root
-command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 ||
-	skip "no clang with ld.lld"
-CC_PROG="clang -fuse-ld=lld" build_prog
+build_prog_lld
 readelf -SW prog | grep -q ' \.plt ' || fail "prog has no .plt"
 readelf -wf prog | grep -q "pc=0*$(readelf -SW prog |
     sed -n 's/.* \.plt  *PROGBITS  *0*\([0-9a-f]*\) .*/\1/p')" &&
