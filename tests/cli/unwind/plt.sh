@@ -10,9 +10,10 @@
 need_perf
 need_root
 build_prog_lld
-readelf -SW prog | grep -q ' \.plt ' || fail "prog has no .plt"
-readelf -wf prog | grep -q "pc=0*$(readelf -SW prog |
-    sed -n 's/.* \.plt  *PROGBITS  *0*\([0-9a-f]*\) .*/\1/p')" &&
+plt=$(readelf -SW prog |
+    sed -n 's/.* \.plt  *PROGBITS  *0*\([0-9a-f][0-9a-f]*\) .*/\1/p')
+[ -n "$plt" ] || fail "prog has no .plt: $(readelf -SW prog | grep plt)"
+readelf -wf prog | grep -q "pc=0*$plt\." &&
 	fail "lld gave .plt CFI: this test no longer tests the fallback"
 perf record -q -F 1000 --call-graph dwarf -o - -- ./prog 0.25 calls \
     > perf.data 2> rec.err || skip "perf record failed: $(tail -n 1 rec.err)"
