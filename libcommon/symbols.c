@@ -647,8 +647,10 @@ demangled(const char *name)
  * one entry apart, as perf's dso__synthesize_plt_symbols does on x86.
  * The entry is sh_entsize, 16 or 8 bytes; lld leaves it 0, and then
  * the size is 8 where .plt is 8-aligned, else 16, as perf 6.3 and
- * later take it (perf 6.1 takes the 0 and names these addresses
- * "[unknown]"). Added after the builder's symbols (b->nplt).
+ * later take it. Added after the builder's symbols (b->nplt), so that
+ * the size-0 symbol before .plt (_init for GNU ld, _fini for lld),
+ * which the fixup stretches over it, does not hide them: perf 6.1
+ * names an entry by it ("_init+0x50"), or, for lld, "[unknown]".
  */
 static void
 add_plt(struct builder *b, Elf *elf)
