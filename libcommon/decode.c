@@ -96,8 +96,7 @@ pd_dwalk_emit(struct pd_dwalk *w, const char *name, enum pd_dfmt fmt,
 int
 pd_dwalk_room(struct pd_dwalk *w, size_t n)
 {
-	/* A skip (off +=) may have passed the end: no room then. */
-	if (w->bad || w->off > w->end || w->end - w->off < n) {
+	if (w->bad || pd_dwalk_left(w) < n) {
 		w->bad = 1;
 		return 0;
 	}
@@ -158,9 +157,9 @@ pd_dwalk_close(struct pd_dwalk *w, int list)
 static void
 str(struct pd_dwalk *w, const char *name, size_t max)
 {
-	size_t n = w->off <= w->end ? w->end - w->off : 0;
+	size_t n = pd_dwalk_left(w);
 
-	if (w->bad || w->off > w->end)
+	if (w->bad)
 		return;
 	if (max != 0) {
 		if (!pd_dwalk_room(w, max))
@@ -236,7 +235,7 @@ cpu_map(struct pd_dwalk *w)
 		nr = U16(w, NULL);
 		lsz = U16(w, NULL);
 		if (lsz == 8)
-			w->off += 4 <= w->end - w->off ? 4 : 0;
+			w->off += 4 <= pd_dwalk_left(w) ? 4 : 0;
 		for (i = 0; i < nr && !w->bad; i++) {
 			uint64_t m = pd_dwalk_num(w, NULL, lsz == 8 ? 8 : 4, PD_D_X);
 
@@ -355,41 +354,41 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	U32(&w, "wakeup_events");
 	U32(&w, "bp_type");
 	X64(&w, "config1");
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	X64(&w, "config2");
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	bt = pd_get_u64(w.p + w.off);
 	pd_dwalk_emit(&w, "branch_sample_type", PD_D_NAMES, bt, buf,
 	    strlen(pd_decode_bits(buf, sizeof(buf), bt,
 	    pd_branch_type_names, pd_branch_type_nnames)));
 	w.off += 8;
-	if (w.end - w.off < 16)
+	if (pd_dwalk_left(&w) < 16)
 		goto out;
 	X64(&w, "sample_regs_user");
 	U32(&w, "sample_stack_user");
 	S32(&w, "clockid");
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	X64(&w, "sample_regs_intr");
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	U32(&w, "aux_watermark");
 	U16(&w, "sample_max_stack");
 	w.off += 2;
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	U32(&w, "aux_sample_size");
 	pd_dwalk_num(&w, "aux_action", 4, PD_D_X);
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	X64(&w, "sig_data");
-	if (w.end - w.off < 8)
+	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	X64(&w, "config3");
 	if (w.off < w.end)
-		bytes(&w, "attr_tail", w.end - w.off);
+		bytes(&w, "attr_tail", pd_dwalk_left(&w));
 out:
 	if (w.bad) {
 		*why = "attr does not fit its record";
@@ -410,7 +409,7 @@ feature(struct pd_dwalk *w, const struct pd_rec *rec)
 		pd_dwalk_emit(w, "feature", PD_D_STR, 0, name, strlen(name));
 	if (w->bad || w->off >= w->end)
 		return;
-	if (pd_feat_decode(f, w->p + w->off, w->end - w->off, w->v,
+	if (pd_feat_decode(f, w->p + w->off, pd_dwalk_left(w), w->v,
 	    &why) < 0)
 		pd_dwalk_emit(w, "error", PD_D_STR, 0, why, strlen(why));
 	w->off = w->end;
@@ -582,7 +581,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		asz = pd_get_u32(w.p + w.off + 4);
 		if (asz == 0)
 			asz = PD_ATTR_SIZE_VER0;
-		if (asz > w.end - w.off) {
+		if (asz > pd_dwalk_left(&w)) {
 			w.bad = 1;
 			break;
 		}
@@ -590,7 +589,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 			return -1;
 		w.off += asz;
 		pd_dwalk_open(&w, "ids", 1);
-		while (!w.bad && w.off <= w.end && w.end - w.off >= 8)
+		while (!w.bad && pd_dwalk_left(&w) >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
@@ -619,7 +618,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		int guest;
 
 		nr = U64(&w, "nr");
-		guest = nr > 0 && (w.end - w.off) / nr >= 48;
+		guest = nr > 0 && pd_dwalk_left(&w) / nr >= 48;
 		pd_dwalk_open(&w, "entries", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
 			pd_dwalk_open(&w, NULL, 0);
@@ -648,7 +647,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		U32(&w, "auxtrace_type");
 		w.off += 4;
 		pd_dwalk_open(&w, "priv", 1);
-		while (!w.bad && w.off <= w.end && w.end - w.off >= 8)
+		while (!w.bad && pd_dwalk_left(&w) >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_X, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
@@ -672,8 +671,8 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		A64(&w, "ip");
 		if (fmt >= 1)
 			U64(&w, "time");
-		str(&w, "msg", 64 <= w.end - w.off ? 64 : 0);
-		if (fmt >= 2 && w.end - w.off >= 8) {
+		str(&w, "msg", 64 <= pd_dwalk_left(&w) ? 64 : 0);
+		if (fmt >= 2 && pd_dwalk_left(&w) >= 8) {
 			U32(&w, "machine_pid");
 			U32(&w, "vcpu");
 		}
@@ -747,7 +746,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 			cpu_map(&w);
 			break;
 		default:
-			bytes(&w, "data", w.end - w.off);
+			bytes(&w, "data", pd_dwalk_left(&w));
 		}
 		w.off = w.end;
 		break;
@@ -756,7 +755,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		U64(&w, "time_shift");
 		U64(&w, "time_mult");
 		U64(&w, "time_zero");
-		if (w.end - w.off >= 24) {
+		if (pd_dwalk_left(&w) >= 24) {
 			U64(&w, "time_cycles");
 			X64(&w, "time_mask");
 			pd_dwalk_num(&w, "cap_user_time_zero", 1, PD_D_U);
@@ -768,7 +767,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		feature(&w, rec);
 		break;
 	case PD_RECORD_COMPRESSED:
-		pd_dwalk_emit(&w, "data_size", PD_D_U, w.end - w.off, NULL, 0);
+		pd_dwalk_emit(&w, "data_size", PD_D_U, pd_dwalk_left(&w), NULL, 0);
 		w.off = w.end;
 		break;
 	case PD_RECORD_COMPRESSED2:
@@ -797,7 +796,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		else
 			w.off += 2;
 		pd_dwalk_open(&w, "counters", 1);
-		while (!w.bad && w.off <= w.end && w.end - w.off >= 8)
+		while (!w.bad && pd_dwalk_left(&w) >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
@@ -805,7 +804,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	case PD_RECORD_FINISHED_INIT:
 		break;
 	default:
-		bytes(&w, "data", w.end - w.off);
+		bytes(&w, "data", pd_dwalk_left(&w));
 		break;
 	}
 	if (w.bad) {

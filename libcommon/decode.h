@@ -60,6 +60,16 @@ struct pd_dwalk {
 	int			 bad;
 };
 
+/*
+ * The bytes left to walk: 0 once a skip (off +=) has passed the end, so
+ * that no caller's end - off can wrap.
+ */
+static inline size_t
+pd_dwalk_left(const struct pd_dwalk *w)
+{
+	return w->off < w->end ? w->end - w->off : 0;
+}
+
 void	pd_dwalk_emit(struct pd_dwalk *, const char *name, enum pd_dfmt,
 	    uint64_t u, const void *p, size_t len);
 /* 1 if n more bytes fit, else 0 (and the walk is bad). */

@@ -199,7 +199,7 @@ fcount(struct pd_dwalk *w, const char *name, unsigned min_item)
 {
 	uint64_t n = pd_dwalk_num(w, name, 4, PD_D_U);
 
-	if (!w->bad && n > (w->end - w->off) / min_item)
+	if (!w->bad && n > pd_dwalk_left(w) / min_item)
 		w->bad = 1;
 	return w->bad ? 0 : n;
 }
