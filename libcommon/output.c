@@ -11,6 +11,22 @@
 
 #include "libcommon/msg.h"
 
+/*
+ * Whether path may be written beside and renamed over: only a regular
+ * file, or nothing yet. A symlink is left alone even when it points at
+ * a regular file, so the link survives and the file behind it is what
+ * changes, as with every Unix tool.
+ */
+static int
+replaceable(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode);
+}
+
 int
 pd_output_open(struct pd_output *o, const char *path)
 {
@@ -26,7 +42,20 @@ pd_output_open(struct pd_output *o, const char *path)
 		return 0;
 	}
 	o->path = o->name = path;
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+	if (!replaceable(path)) {
+		/*
+		 * A device, FIFO, socket or a link to one is the user's
+		 * own: written in place, as `>` would, never renamed over.
+		 */
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0666);
+		if (o->fd < 0) {
+			pd_warnx("%s: %s", path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (asprintf(&o->tmp, "%s.XXXXXX", o->path) < 0) {
 		o->tmp = NULL;
 		pd_warnx("out of memory");
 		return -1;
@@ -52,8 +81,17 @@ pd_output_close(struct pd_output *o, int keep)
 {
 	int r = 0;
 
-	if (o->tmp == NULL)
+	if (o->path == NULL)
 		return 0;
+	if (o->tmp == NULL) {
+		/* Written in place: only the close can still fail. */
+		if (o->fd >= 0 && close(o->fd) < 0) {
+			pd_warnx("%s: close: %s", o->path, strerror(errno));
+			r = -1;
+		}
+		o->fd = -1;
+		return r;
+	}
 	if (close(o->fd) < 0) {
 		pd_warnx("%s: close: %s", o->path, strerror(errno));
 		keep = 0;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Where a tool's binary stream goes: standard output (never a terminal),
- * or -o FILE, written to a temporary file beside FILE and renamed over it
- * only when the tool succeeds (OpenBSD sort's shape). Like msg, this is
- * tool support: it prints its own one-line errors.
+ * or -o FILE. A regular FILE (or none yet) is written to a temporary
+ * file beside it and renamed over it only when the tool succeeds (OpenBSD
+ * sort's shape); anything else there, a device, FIFO, socket or symlink,
+ * is the user's and is opened and written in place, never replaced. Like
+ * msg, this is tool support: it prints its own one-line errors.
  */
 #ifndef PD_OUTPUT_H
 #define PD_OUTPUT_H
