@@ -1147,13 +1147,22 @@ build_ids(void)
 
 /* ---- the command ---- */
 
+/*
+ * Forks the command, held before exec until a byte arrives on go[1].
+ * *execfd gets the read end of a close-on-exec pipe: end of file there
+ * means the exec happened, an errno value that it failed, so that a
+ * command that cannot start leaves no output file behind.
+ */
 static pid_t
-start_command(char **argv, int go[2], int stdout_to_stderr)
+start_command(char **argv, int go[2], int *execfd, int stdout_to_stderr)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+	int ex[2];
 	pid_t pid;
+	size_t i;
 	char c;
 
-	if (pipe2(go, O_CLOEXEC) < 0) {
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0) {
 		pd_warnx("pipe: %s", strerror(errno));
 		return -1;
 	}
@@ -1163,22 +1172,36 @@ start_command(char **argv, int go[2], int stdout_to_stderr)
 	}
 	if (pid == 0) {
 		sigset_t none;
+		int e;
 
+		/*
+		 * Our handlers first go back to the defaults, then the mask:
+		 * a SIGTERM sent before the exec must end the command, not
+		 * set a flag in this copy of pdrecord and be lost.
+		 */
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
 		close(go[1]);
+		close(ex[0]);
 		if (stdout_to_stderr)
 			dup2(STDERR_FILENO, STDOUT_FILENO);
 		/* Wait until the events are open; EOF means give up. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);
+		e = errno;
 		fprintf(stderr, "%s: %s: %s\n", pd_progname(), argv[0],
-		    strerror(errno));
+		    strerror(e));
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	close(go[0]);
+	close(ex[1]);
+	*execfd = ex[0];
 	return pid;
 }
 
@@ -1217,7 +1240,7 @@ main(int argc, char **argv)
 	sigset_t block, orig;
 	char why[256], *end;
 	pid_t child = -1;
-	int c, go[2] = { -1, -1 }, status = PD_EXIT_OK, child_status = 0;
+	int c, go[2] = { -1, -1 }, execfd = -1, status = PD_EXIT_OK, child_status = 0;
 	int have_cmd, per_cpu_target, i, outflags, hup, default_pages = 0;
 	size_t k;
 
@@ -1435,7 +1458,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (have_cmd) {
-		child = start_command(argv, go, out.path == NULL);
+		child = start_command(argv, go, &execfd, out.path == NULL);
 		if (child < 0)
 			goto fail;
 		if (!per_cpu_target && cmd_is_target)
@@ -1495,6 +1518,13 @@ main(int argc, char **argv)
 		}
 		close(go[1]);
 		go[1] = -1;
+		if (read(execfd, &c, sizeof(c)) == sizeof(c)) {
+			/* It said why; the stream of nothing is not kept. */
+			waitpid(child, NULL, 0);
+			pd_output_abort(&out);
+			return 127;
+		}
+		close(execfd);
 	}
 
 	if ((pfd = calloc(nrings + 1, sizeof(*pfd))) == NULL)

@@ -52,3 +52,24 @@ bash -c 'timeout 60 pdrecord -a | head -c 1000 > head.out; echo "${PIPESTATUS[0]
 st=$(cat st)
 [ "$st" = 141 ] || fail "reader gone: exit $st, wanted 141 (SIGPIPE)"
 [ $(( $(date +%s) - start )) -lt 30 ] || fail "reader gone: did not end soon"
+
+# The reader goes away while a command runs: pdrecord ends the command
+# (SIGTERM, as perf record does) and itself at once, idle or busy, and
+# through -z too; not when the command would have ended (23 s).
+for opts in '-a' '-z -a' '-a -g -F 20000'; do
+	start=$(date +%s)
+	bash -c "pdrecord $opts -- sleep 23.4 | head -c 1000 > /dev/null; echo \"\${PIPESTATUS[0]}\" > st" 2> err.txt
+	took=$(( $(date +%s) - start ))
+	[ "$took" -lt 10 ] || fail "pdrecord $opts -- sleep 23.4 | head: ran ${took}s"
+	[ "$(cat st)" = 141 ] || fail "pdrecord $opts -- sleep 23.4 | head: exit $(cat st)"
+	pgrep -x -f 'sleep 23.4' >/dev/null && fail "pdrecord $opts: the command still runs"
+done
+
+# A command that cannot start leaves no output behind.
+rm -f gone.data
+pdrecord -o gone.data -- ./does-not-exist 2> err.txt
+rc=$?
+[ "$rc" = 127 ] || fail "command not found: exit $rc, wanted 127"
+grep -q 'does-not-exist' err.txt || fail "command not found: $(cat err.txt)"
+ls gone.data* 2>/dev/null && fail "command not found: output file left behind"
+exit 0
