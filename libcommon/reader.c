@@ -61,6 +61,9 @@ struct pd_reader {
 	int		 eof;
 	pd_read_fn	*read_fn;	/* pd_reader_tap, or NULL: read(2) */
 	void		*read_arg;
+	const volatile sig_atomic_t *stop;	/* pd_reader_stop_on */
+	int		 stopped;	/* reading ended there */
+	int		 regular;	/* the input is a regular file */
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
 	uint64_t	 payload_off;	/* offset of the record it follows */
@@ -134,6 +137,8 @@ fill(struct pd_reader *rd)
 
 	if (rd->eof || at >= rd->limit)
 		return 0;
+	if (rd->stop != NULL && *rd->stop)
+		goto stopped;
 	/*
 	 * Reads of at most READ_MAX to the start of the buffer whenever
 	 * little is left there keep the bytes copied in the same few
@@ -156,7 +161,9 @@ fill(struct pd_reader *rd)
 		n = rd->read_fn != NULL ? rd->read_fn(rd->read_arg, rd->fd,
 		    rd->buf + rd->end, want) :
 		    read(rd->fd, rd->buf + rd->end, want);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && errno == EINTR && (rd->stop == NULL || !*rd->stop));
+	if (n < 0 && errno == EINTR)
+		goto stopped;
 	if (n < 0)
 		return pd_err_io(&rd->err, errno, "read");
 	if (n == 0) {
@@ -165,6 +172,12 @@ fill(struct pd_reader *rd)
 	}
 	rd->end += n;
 	return 1;
+
+stopped:
+	/* As at the end of input; a record cut short there is no error. */
+	rd->stopped = 1;
+	rd->eof = 1;
+	return 0;
 }
 
 /* Makes n bytes at pos contiguous; 1, 0 when the input ends first, -1. */
@@ -360,6 +373,7 @@ struct pd_reader *
 pd_reader_fdopen(int fd, const char *name, int flags, struct pd_err *err)
 {
 	struct pd_reader *rd = calloc(1, sizeof(*rd));
+	struct stat st;
 	uint64_t magic, size;
 
 	memset(err, 0, sizeof(*err));
@@ -370,6 +384,7 @@ pd_reader_fdopen(int fd, const char *name, int flags, struct pd_err *err)
 		goto fail;
 	}
 	rd->fd = fd;
+	rd->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	pd_pipe_grow(fd);
 	rd->flags = flags;
 	rd->err.input = rd->name;
@@ -502,6 +517,24 @@ int
 pd_reader_swapped(const struct pd_reader *rd)
 {
 	return rd->swapped;
+}
+
+int
+pd_reader_is_regular(const struct pd_reader *rd)
+{
+	return rd->regular;
+}
+
+void
+pd_reader_stop_on(struct pd_reader *rd, const volatile sig_atomic_t *stop)
+{
+	rd->stop = stop;
+}
+
+int
+pd_reader_stopped(const struct pd_reader *rd)
+{
+	return rd->stopped;
 }
 
 unsigned
@@ -1323,6 +1356,8 @@ pd_reader_next(struct pd_reader *rd, struct pd_rec *rec)
 	if (rd->fast && next_fast(rd, rec))
 		return 1;
 	r = next_slow(rd, rec);
+	if (r < 0 && rd->stopped)
+		r = 0;
 	/* What the slow path leaves decides whether the fast one may go. */
 	rd->fast = r > 0 && fast_state(rd);
 	return r;

@@ -13,6 +13,7 @@
 #ifndef PD_READER_H
 #define PD_READER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -86,6 +87,19 @@ const char		*pd_reader_name(const struct pd_reader *);
 /* Whether the input was file-mode perf.data / in the other byte order. */
 int	pd_reader_is_file(const struct pd_reader *);
 int	pd_reader_swapped(const struct pd_reader *);
+/* Whether the input is a regular file (not a pipe, socket or terminal). */
+int	pd_reader_is_regular(const struct pd_reader *);
+
+/*
+ * Reading ends, as at the end of input, once *stop is non-zero: it is
+ * looked at before each read(2) and when one is interrupted, never per
+ * record. Records already read are still handed out; a record cut short
+ * is dropped without an error. The reader only reads the flag: setting
+ * it (from a signal handler) is the tool's business.
+ * pd_reader_stopped() says whether the input ended that way.
+ */
+void	pd_reader_stop_on(struct pd_reader *, const volatile sig_atomic_t *stop);
+int	pd_reader_stopped(const struct pd_reader *);
 
 /*
  * Things the reader could not carry over and left out (a feature section

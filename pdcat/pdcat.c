@@ -294,6 +294,7 @@ main(int argc, char **argv)
 	if (ninputs > 1)
 		decompress = 1;
 
+	pd_interrupt_init();
 	if (pd_output_open(&out, outpath) < 0)
 		return PD_EXIT_USAGE;
 	if ((w = pd_writer_new(out.fd)) == NULL ||
@@ -306,7 +307,8 @@ main(int argc, char **argv)
 	if (pd_writer_header(w) < 0)
 		goto write_failed;
 
-	for (i = 0; i < ninputs && status == PD_EXIT_OK; i++) {
+	for (i = 0; i < ninputs && status == PD_EXIT_OK &&
+	    !pd_interrupted(); i++) {
 		struct pd_err err;
 		struct pd_reader *rd;
 		struct pd_rec rec;
@@ -321,6 +323,7 @@ main(int argc, char **argv)
 			status = PD_EXIT_DATA;
 			break;
 		}
+		pd_interrupt_watch(rd);
 		j.input = i;
 		tab_free(&j.map);
 		tab_free(&j.evids);
@@ -401,7 +404,11 @@ main(int argc, char **argv)
 	tab_free(&j.map);
 	tab_free(&j.evids);
 	tab_free(&j.owners);
-	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
+	/* Stopped by the user: what was read is written, and kept. */
+	if (status == PD_EXIT_OK && pd_interrupted())
+		status = PD_EXIT_INTR;
+	if (pd_output_close(&out, status == PD_EXIT_OK ||
+	    status == PD_EXIT_INTR) < 0)
 		return PD_EXIT_DATA;
 	return status;
 

@@ -1347,6 +1347,7 @@ dump(struct dumper *d, const char *path)
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
+	pd_interrupt_watch(d->rd);
 	d->el = pd_reader_evlist(d->rd);
 	if (d->syms && (d->sy = pd_syms_new(&d->sopts)) == NULL) {
 		pd_err_io(&err, ENOMEM, "symbols");
@@ -1392,7 +1393,8 @@ dump(struct dumper *d, const char *path)
 		if (r < 0)
 			goto failed;
 	}
-	if (r == 0 && d->zd != NULL && pd_zdec_end(d->zd, &err) < 0)
+	if (r == 0 && d->zd != NULL && !pd_reader_stopped(d->rd) &&
+	    pd_zdec_end(d->zd, &err) < 0)
 		goto failed;
 	if (r < 0) {
 		err = *pd_reader_err(d->rd);
@@ -1526,7 +1528,8 @@ main(int argc, char **argv)
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
-	for (i = 0; i < ninputs; i++)
+	pd_interrupt_init();
+	for (i = 0; i < ninputs && !pd_interrupted(); i++)
 		if (dump(&d, inputs[i]) != PD_EXIT_OK)
 			status = PD_EXIT_DATA;
 	/* All inputs' stacks together, as one perf script would give. */
@@ -1535,5 +1538,7 @@ main(int argc, char **argv)
 		pd_fold_free(d.fold);
 	}
 	out_flush();
+	if (status == PD_EXIT_OK && pd_interrupted())
+		status = PD_EXIT_INTR;
 	return status;
 }

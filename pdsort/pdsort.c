@@ -141,10 +141,12 @@ main(int argc, char **argv)
 	 * Compressed records are read decompressed: their contents must be
 	 * sorted like any other record, and the output is plain.
 	 */
+	pd_interrupt_init();
 	if ((rd = pd_reader_open(input, PD_RD_DECOMPRESS, &err)) == NULL) {
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
+	pd_interrupt_watch(rd);
 	if (pd_output_open(&out, outpath) < 0) {
 		pd_reader_close(rd);
 		return PD_EXIT_USAGE;
@@ -209,7 +211,11 @@ main(int argc, char **argv)
 	rd = NULL;
 	if (pd_writer_free(w) < 0)
 		goto write_failed;
-	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
+	/* Stopped by the user: what was read is written, and kept. */
+	if (status == PD_EXIT_OK && pd_interrupted())
+		status = PD_EXIT_INTR;
+	if (pd_output_close(&out, status == PD_EXIT_OK ||
+	    status == PD_EXIT_INTR) < 0)
 		return PD_EXIT_DATA;
 	return status;
 

@@ -923,6 +923,9 @@ status_show(struct status *ss, const struct stats *st, uint64_t recs)
 	double dt;
 
 	tick = 0;
+	/* After Ctrl-C the recorder's summary has the terminal. */
+	if (pd_interrupts() > 0)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	dt = elapsed(&ss->last, &now);
 	if (dt <= 0)
@@ -933,6 +936,7 @@ status_show(struct status *ss, const struct stats *st, uint64_t recs)
 	    (st->stream_bytes - ss->bytes) / dt / 1e6, st->samples,
 	    st->lost + st->lost_samples);
 	fflush(stderr);
+	pd_status_line(1);
 	ss->last = now;
 	ss->recs = recs;
 	ss->bytes = st->stream_bytes;
@@ -948,6 +952,7 @@ status_stop(struct status *ss)
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	fputs("\r\033[K", stderr);
+	pd_status_line(0);
 	ss->on = 0;
 }
 
@@ -1191,7 +1196,8 @@ main(int argc, char **argv)
 		sf = stderr;
 	}
 
-	for (i = 0; i < ninputs; i++) {
+	pd_interrupt_init();
+	for (i = 0; i < ninputs && !pd_interrupted(); i++) {
 		struct stats st;
 		struct pd_err err;
 		struct pd_reader *rd;
@@ -1208,6 +1214,7 @@ main(int argc, char **argv)
 			status = PD_EXIT_DATA;
 			continue;
 		}
+		pd_interrupt_watch(rd);
 		if (top && (g_top = symtop_new(&so, by_dso)) == NULL) {
 			pd_warnx("out of memory");
 			return PD_EXIT_DATA;
@@ -1309,6 +1316,8 @@ main(int argc, char **argv)
 	}
 	if (sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
 		pd_die_write("standard output");
+	if (status == PD_EXIT_OK && pd_interrupted())
+		status = PD_EXIT_INTR;
 	return status;
 
 write_failed:

@@ -224,10 +224,12 @@ main(int argc, char **argv)
 	if (argc == 1)
 		inpath = argv[0];
 
+	pd_interrupt_init();
 	if ((rd = pd_reader_open(inpath, PD_RD_STORED, &err)) == NULL) {
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
+	pd_interrupt_watch(rd);
 	in_be = HOST_BE ^ pd_reader_swapped(rd);
 	switch (order) {
 	case TO_NATIVE:
@@ -384,7 +386,11 @@ main(int argc, char **argv)
 	pd_reader_close(rd);
 	if (pd_writer_free(w) < 0)
 		goto write_failed;
-	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
+	/* Stopped by the user: what was read is written, and kept. */
+	if (status == PD_EXIT_OK && pd_interrupted())
+		status = PD_EXIT_INTR;
+	if (pd_output_close(&out, status == PD_EXIT_OK ||
+	    status == PD_EXIT_INTR) < 0)
 		return PD_EXIT_DATA;
 	return status;
 

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: MIT
+# Ctrl-C on a recording pipeline keeps every record: the terminal sends
+# SIGINT to the whole process group; pdrecord stops, flushes and closes,
+# and each filter after it, taking the first SIGINT as "the input is
+# about to end", reads on to the end and finishes normally. A second
+# SIGINT stops a filter at once (exit 130), still writing what it has.
+. "$PD_TOP/tests/cli/lib.sh"
+
+# group 'pipeline': runs it in a process group of its own, as a shell
+# with job control would, with SIGINT at its default (a non-interactive
+# shell starts background commands with it ignored). $pg is the group.
+group() {
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setpgid(0, 0)
+os.execvp("sh", ["sh", "-c", "trap : INT; " + sys.argv[1]])' "$1" &
+	pg=$!
+	groups="$groups $pg"
+}
+groups=
+# Nothing of ours outlives the case, whatever fails.
+trap 'for g in $groups; do kill -s KILL -- -"$g" 2>/dev/null; done' EXIT
+
+# ended: waits up to 30 s for the group to end; 1 when it did not.
+ended() {
+	_t=0
+	while kill -s 0 -- -"$pg" 2>/dev/null; do
+		[ $_t -ge 150 ] && return 1
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	return 0
+}
+
+# count FILE TYPE: how many records of TYPE pdstat counts in FILE.
+count() {
+	pdstat "$1" | awk -v t="$2" '$1 == t { print $2; exit }'
+}
+
+# The second SIGINT on a pipe that does not end: out at once, exit 130,
+# every record that came in written (sorted), and the counts printed.
+mkpipe sample-full > in.data || fail mkpipe
+group 'pdsort in.data > want.data; (cat in.data; sleep 60) | { pdsort > out.data 2> err.txt; echo $? > rc; }'
+sleep 1
+pkill -INT -x -g "$pg" pdsort
+sleep 0.5
+pkill -INT -x -g "$pg" pdsort
+start=$(date +%s)
+while [ ! -s rc ] && [ $(( $(date +%s) - start )) -lt 20 ]; do sleep 0.2; done
+[ -s rc ] || fail "pdsort did not stop at the second SIGINT"
+kill -s TERM -- -"$pg" 2>/dev/null
+[ "$(cat rc)" = 130 ] || fail "second SIGINT: exit $(cat rc), wanted 130: $(cat err.txt)"
+cmp -s want.data out.data || fail "second SIGINT: the records read were not all written"
+
+need_root
+need_perf
+# pipeline NAME 'filter': records system-wide for a moment through the
+# filter, tees what pdrecord wrote to NAME.raw, sends SIGINT to the
+# group and waits. The filter's status is in NAME.rc.
+pipeline() {
+	group "pdrecord -a -g 2> $1.rec | tee -i $1.raw | $2 2> $1.err; echo \$? > $1.rc"
+	sleep 2
+	kill -s INT -- -"$pg"
+	ended || fail "$1: the pipeline did not end after SIGINT"
+	[ "$(cat "$1.rc")" = 0 ] || fail "$1: exit $(cat "$1.rc"): $(cat "$1.err")"
+	n=$(count "$1.raw" SAMPLE)
+	[ "${n:-0}" -gt 0 ] || fail "$1: nothing recorded: $(cat "$1.rec")"
+	grep -q " $n samples" "$1.rec" || fail "$1: pdrecord said $(cat "$1.rec"), the pipe carried $n"
+}
+
+pipeline sort 'pdsort > sort.data'
+[ "$(count sort.data SAMPLE)" = "$n" ] || fail "pdsort kept $(count sort.data SAMPLE) of $n samples"
+
+pipeline cat 'pdcat -o cat.data'
+ls cat.data.* 2>/dev/null && fail "pdcat left its temporary file"
+cmp -s cat.raw cat.data || fail "pdcat -o: the file is not the stream"
+
+pipeline swap 'pdswap -t swap > swap.data'
+pdswap swap.data > back.data || fail "pdswap back"
+[ "$(count back.data SAMPLE)" = "$n" ] || fail "pdswap kept $(count back.data SAMPLE) of $n samples"
+
+pipeline stat 'pdstat > stat.txt'
+awk '$1 == "SAMPLE" { print $2 }' stat.txt | grep -qx "$n" ||
+	fail "pdstat: no summary of $n samples: $(cat stat.txt)"
+
+pipeline dump 'pddump > dump.txt'
+[ "$(grep -c 'SAMPLE' dump.txt)" -ge "$n" ] || fail "pddump printed fewer than $n samples"
+exit 0
