@@ -15,8 +15,16 @@ PATH=$PD_BIN:$PATH
 export PD_BIN PD_TBIN PD_CORPUS PD_TOP PATH
 pass=0 fail=0 skip=0
 failed=
+# What a run must leave as it found it: /dev/null, and the folder that
+# holds the checkout (tests write only in their scratch directories).
+null_kind=$(stat -c %F /dev/null)
+beside=$(ls -A "$top/..")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pdtest.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT INT TERM
+if [ -n "${PD_PRESERVE:-}" ]; then
+	echo "scratch directories kept in $scratch"
+else
+	trap 'rm -rf "$scratch"' EXIT INT TERM
+fi
 
 want() {
 	[ $# -eq 1 ] && return 0
@@ -36,7 +44,9 @@ run() {	# name command...
 	case $rc in
 	0)	pass=$((pass + 1)); echo "ok      $name (${secs}s)";;
 	77)	skip=$((skip + 1))
-		echo "skip    $name: $(tail -n 1 "$dir.log")";;
+		why=$(tail -n 1 "$dir.log")
+		echo "$why" >> "$scratch/skipped"
+		echo "skip    $name: $why";;
 	*)	fail=$((fail + 1)); failed="$failed $name"
 		echo "FAIL    $name (exit $rc)"
 		tail -n 15 "$dir.log" | sed 's/^/        | /';;
@@ -55,6 +65,22 @@ for t in "$top"/tests/cli/*/*.sh; do
 	n=${n%.sh}
 	want "$n" "$@" && run "$n" sh "$t"
 done
+if [ "$(stat -c %F /dev/null)" != "$null_kind" ]; then
+	fail=$((fail + 1)); failed="$failed (/dev/null)"
+	echo "FAIL    /dev/null is now a $(stat -c %F /dev/null), was a $null_kind"
+fi
+if [ "$(ls -A "$top/..")" != "$beside" ]; then
+	fail=$((fail + 1)); failed="$failed (stray-files)"
+	echo "FAIL    files appeared beside the checkout:"
+	echo "$beside" > "$scratch/beside.before"
+	ls -A "$top/.." | diff "$scratch/beside.before" - | sed -n 's/^> /        | /p'
+fi
+# Skipped areas stay visible: one line per reason, with its count.
+if [ -s "$scratch/skipped" ]; then
+	echo "skipped, by reason:"
+	sort "$scratch/skipped" | uniq -c | sort -rn |
+	    sed 's/^ *\([0-9]*\) /  \1  /'
+fi
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

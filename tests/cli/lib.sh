@@ -6,11 +6,54 @@ set -u
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "$*"; exit 77; }
 
-# The corpus directory ($C), or skip.
+# The corpus of real captures ($C): PD_CORPUS (tests/run.sh sets it to
+# ../shared/corpus when that is there), else the part of it that ships
+# with the project, tests/data/corpus: our own recordings and the s390x
+# ones, with their reference outputs (tests/data/corpus/README.md).
 need_corpus() {
-	[ -n "${PD_CORPUS:-}" ] && [ -d "$PD_CORPUS" ] ||
-		skip "no corpus (../shared/corpus or PD_CORPUS)"
-	C=$PD_CORPUS
+	if [ -n "${PD_CORPUS:-}" ] && [ -d "$PD_CORPUS" ]; then
+		C=$PD_CORPUS
+	else
+		C=$PD_TOP/tests/data/corpus
+	fi
+}
+
+# The whole corpus, with other projects' captures ($C/foreign), or skip:
+# those do not ship with the project.
+need_foreign() {
+	need_corpus
+	[ -d "$C/foreign" ] || skip "no foreign corpus (other projects' captures; PD_CORPUS=DIR)"
+}
+
+# corpus_have FILE: 0 when FILE is there; 1 when it is one of other
+# projects' captures and those are not here (a bare clone); a file of
+# ours, or a foreign one while the foreign corpus is here, that is
+# missing fails the case.
+corpus_have() {
+	[ -f "$1" ] && return 0
+	case $1 in
+	"$C"/foreign/*) [ -d "$C/foreign" ] || return 1;;
+	esac
+	fail "corpus file missing: $1"
+}
+
+# corpus_min FULL OURS: how many files a case that reads the whole corpus
+# must have read: FULL with other projects' captures, OURS (every file of
+# the shipped part) without them.
+corpus_min() {
+	if [ -d "$C/foreign" ]; then echo "$1"; else echo "$2"; fi
+}
+
+# ref_text FILE: a reference output's text, from FILE or FILE.xz (the
+# large ones ship compressed). 1 when neither is there.
+ref_text() {
+	if [ -f "$1" ]; then
+		cat "$1"
+	elif [ -f "$1.xz" ]; then
+		xz -dc "$1.xz"
+	else
+		return 1
+	fi
 }
 
 # A working perf, or skip.

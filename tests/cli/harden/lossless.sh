@@ -58,5 +58,5 @@ for f in $(find "$C" -type f ! -name '*.md' ! -name '*.sources' \
 		nf=$((nf + 1));;
 	esac
 done
-[ "$n" -ge 100 ] || fail "only $n corpus files"
+[ "$n" -ge "$(corpus_min 100 14)" ] || fail "only $n corpus files"
 echo "pdsort kept every record of $n corpus files; pdcat every data-section record of $nf files"

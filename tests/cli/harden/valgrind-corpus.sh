@@ -34,7 +34,7 @@ for f in $(find "$C" -type f ! -name '*.md' ! -name '*.sources' \
 	PERFILE2|2ELIFREP)	set -- "$@" "$f";;
 	esac
 done
-[ $# -ge 100 ] || fail "only $# perf.data files in the corpus"
+[ $# -ge "$(corpus_min 100 14)" ] || fail "only $# perf.data files in the corpus"
 vg pddump --json "$@"
 vg pdstat "$@"
 if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 &&

@@ -52,7 +52,7 @@ hdr_size() {
 bad=0 same=0 pipes=0 corrupt=0 na=0 notperf=0
 find "$C" -type f ! -path '*/bigendian/*' ! -name '*.md' ! -name '*.sh' \
     ! -name '*.sources' | sort > files
-[ -s files ] || skip "no corpus files under $C"
+[ -s files ] || fail "no corpus files under $C"
 while read -r f; do
 	magic=$(head -c 8 "$f" 2>/dev/null)
 	case $magic in

@@ -24,7 +24,7 @@ for f in "$C"/*.data \
     "$F"/perfparser/vector_static_gcc__perf.lbr.data \
     "$F"/hotspot/perf.data.true.v1 \
     "$F"/simpleperf/perf_kernel.data; do
-	[ -f "$f" ] || continue
+	corpus_have "$f" || continue
 	pddump --json "$f" > j.json 2> pe.txt ||
 		fail "$f: pddump exit $?: $(cat pe.txt)"
 	perf report -D -i "$f" > d.txt 2> e.txt
@@ -34,5 +34,5 @@ for f in "$C"/*.data \
 	echo "${f#"$C"/}: $(tail -n 1 cmp.txt)"
 	n=$((n + 1))
 done
-[ "$n" -gt 0 ] || skip "no corpus files"
+[ "$n" -gt 0 ] || fail "no corpus files"
 exit 0

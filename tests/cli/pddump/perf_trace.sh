@@ -9,7 +9,7 @@ command -v python3 >/dev/null || skip "no python3"
 not_sanitized
 for f in "$C"/sched.pipe.data \
     "$C"/foreign/perfparser/parallel_static_gcc__perf.data.zstd; do
-	[ -f "$f" ] || continue
+	corpus_have "$f" || continue
 	pddump --json "$f" > j.json || fail "$f: pddump exit $?"
 	perf script -F time,event,trace --ns -i "$f" > s.txt 2>/dev/null ||
 		fail "$f: perf script failed"

@@ -8,7 +8,7 @@ PY=python3
 command -v $PY >/dev/null || skip "no python3"
 d=$PD_TOP/tests/cli/pdsort
 f=$C/zstd.pipe.data
-[ -f "$f" ] || skip "no zstd.pipe.data"
+[ -f "$f" ] || fail "no zstd.pipe.data"
 pdsort "$f" > out.data || fail "exit $?"
 $PY "$d/check.py" plain out.data > res.txt || fail "$(cat res.txt)"
 # The same records as pdcat -d reads from it, less FINISHED_ROUND.

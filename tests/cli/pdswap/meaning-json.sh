@@ -28,5 +28,5 @@ for f in $(find "$C" -type f ! -path '*/reference/*' | sort); do
 	}
 	n=$((n + 1))
 done
-[ "$n" -gt 0 ] || skip "no corpus streams"
+[ "$n" -gt 0 ] || fail "no corpus streams"
 echo "$n streams"

@@ -5,11 +5,12 @@ need_corpus
 need_perf
 B=$C/bigendian
 for f in s390x-sched.pipe.data s390x-group.pipe.data s390x.file.data; do
-	[ -f "$B/$f" ] || skip "no $f"
+	[ -f "$B/$f" ] || fail "no $f"
 	pdcat "$B/$f" > n.data || fail "pdcat $f"
 	perf script -F -sym,-dso,-symoff,+period --show-task-events \
 	    --show-mmap-events -i - < n.data 2>/dev/null > out.txt
-	diff out.txt "$B/reference/$f.script-raw.txt" > diff.txt ||
+	ref_text "$B/reference/$f.script-raw.txt" > ref.txt || fail "no reference for $f"
+	diff out.txt ref.txt > diff.txt ||
 		fail "$f: $(head -5 diff.txt)"
 done
 # and the native stream it wrote is what pdswap writes

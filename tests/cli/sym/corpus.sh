@@ -28,6 +28,6 @@ for f in $(find "$C" -type f \( -name '*.data' -o -name '*.perf*' -o \
 	[ "$got" -le 1 ] || fail "$f: pdstat --top exit $got"
 	n=$((n + 1))
 done
-[ "$n" -gt 20 ] || fail "only $n corpus files"
-[ "$k" -gt 10 ] || fail "only $k files from other hosts"
+[ "$n" -ge "$(corpus_min 21 14)" ] || fail "only $n corpus files"
+[ "$k" -ge "$(corpus_min 11 6)" ] || fail "only $k files from other hosts"
 echo "$n files, $k from other hosts"

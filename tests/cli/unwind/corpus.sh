@@ -20,7 +20,7 @@ for f in dwarf.pipe.data \
     foreign/simpleperf/perf_unwind_embedded_lib_in_apk.data \
     foreign/simpleperf/perf_with_ip_zero_in_callchain.data \
     foreign/simpleperf/perf_with_arm_regs.data; do
-	[ -f "$C/$f" ] || continue
+	corpus_have "$C/$f" || continue
 	o=$(echo "$f" | tr / _)
 	pddump --unwind -t SAMPLE "$C/$f" > "$o.txt" 2> "$o.err"
 	rc=$?
