@@ -3,6 +3,7 @@
 #
 #   make                 build every tool into bin/
 #   make check           build and run every test (SANITIZE=1: with ASan+UBSan)
+#   make check-stress    N runs of the tests (TESTS=) beside two busy CPU loops
 #   make bench           time the tools against cat and perf (see BENCHMARKS.md)
 #   make demo            a real pipeline, end to end
 #   make deps            install the Debian packages build and tests need
@@ -115,6 +116,13 @@ check-run: $(BINS) $(UNIT_BIN) $(HELPER_BIN) $(REPLAY_BIN)
 	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
 		PD_SANITIZE=$(SANITIZE) sh tests/run.sh $(TESTS)
 
+# The same cases N times in a row beside two busy CPU loops: no case may
+# be flaky (tests/stress.sh). make check-stress N=20 TESTS=flame/memory
+N ?= 20
+check-stress: $(BINS) $(UNIT_BIN) $(HELPER_BIN) $(REPLAY_BIN)
+	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
+		PD_SANITIZE=$(SANITIZE) sh tests/stress.sh $(N) $(TESTS)
+
 bench: $(BINS) $(HELPER_BIN)
 	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
 		sh tests/bench/bench.sh
@@ -177,4 +185,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all check check-run bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check install uninstall clean
+.PHONY: all check check-run check-stress bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check install uninstall clean
