@@ -52,6 +52,27 @@ kill -s TERM -- -"$pg" 2>/dev/null
 [ "$(cat rc)" = 130 ] || fail "second SIGINT: exit $(cat rc), wanted 130: $(cat err.txt)"
 cmp -s want.data out.data || fail "second SIGINT: the records read were not all written"
 
+# A regular file: the first SIGINT stops reading; what was read is
+# printed, whole records only, and the status is 130. pddump is held by
+# a reader that has not started yet, so the SIGINT finds it mid-file.
+need_corpus
+f=big.data
+pdcat "$C/sched.pipe.data" "$C/sched.pipe.data" "$C/sched.pipe.data" \
+    "$C/sched.pipe.data" > "$f" || fail "pdcat"
+pddump "$f" > all.txt || fail "pddump $f"
+group "{ pddump $f 2> err.txt; echo \$? > rc3; } | { sleep 2; cat > part.txt; }; echo done > rc2"
+sleep 1
+pkill -INT -x -g "$pg" pddump
+start=$(date +%s)
+while [ ! -s rc2 ] && [ $(( $(date +%s) - start )) -lt 30 ]; do sleep 0.2; done
+[ -s rc2 ] || fail "pddump did not stop at SIGINT on a regular file"
+grep -q . err.txt && fail "pddump said: $(cat err.txt)"
+[ "$(cat rc3)" = 130 ] || fail "SIGINT on a regular file: exit $(cat rc3), wanted 130"
+[ "$(wc -c < part.txt)" -lt "$(wc -c < all.txt)" ] || fail "pddump read the whole file after SIGINT"
+cmp part.txt all.txt > cmp.txt 2>&1
+grep -q EOF cmp.txt || fail "pddump's output is not a prefix of the whole: $(cat cmp.txt)"
+tail -n 1 part.txt | cmp -s - /dev/null && fail "empty output"
+
 need_root
 need_perf
 # pipeline NAME 'filter': records system-wide for a moment through the
