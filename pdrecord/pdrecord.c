@@ -484,11 +484,15 @@ zsink(void *ctx, const void *p, size_t n)
 static int
 read_rings(void)
 {
-	static const unsigned char round[8] = { PD_RECORD_FINISHED_ROUND, 0,
-	    0, 0, 0, 0, 8, 0 };
+	/* Built by synth in this host's order, not as little-endian bytes. */
+	static struct pd_buf rb;
+	const unsigned char *round;
 	ssize_t n, total = 0;
 	int i, full = 0;
 
+	if (rb.len == 0 && pd_synth_empty(&rb, PD_RECORD_FINISHED_ROUND) < 0)
+		nomem();
+	round = rb.p;
 	for (i = 0; i < nrings; i++) {
 		if ((n = ring_read(&rings[i])) < 0)
 			full = 1;
@@ -497,10 +501,10 @@ read_rings(void)
 	}
 	if (total > 0 && zenc != NULL) {
 		/* One push per pass: its chunk ends before the round. */
-		if (pd_zenc_plain(zenc, round, sizeof(round)) < 0 ||
+		if (pd_zenc_plain(zenc, round, rb.len) < 0 ||
 		    pd_writer_flush(zw) < 0)
 			zfail();
-	} else if (total > 0 && put_out(round, sizeof(round)) < 0) {
+	} else if (total > 0 && put_out(round, rb.len) < 0) {
 		nomem();
 	}
 	return full;
