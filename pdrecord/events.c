@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdrecord: The events: their attrs from the options, perf_event_open on every
+ * (CPU, thread) slot with perf's fallbacks, and enabling them.
+ */
+#include "pdrecord/pdrecord.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "libcommon/msg.h"
+
+int
+mount_tracefs(void)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events", TRACEFS);
+	if (stat(path, &st) == 0)
+		return 0;
+	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) < 0)
+		return -1;
+	return 0;
+}
+
+int
+parse_clockid(const char *s)
+{
+	static const struct {
+		const char	*name;
+		int		 id;
+	} clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC },
+		{ "raw", CLOCK_MONOTONIC_RAW },
+		{ "real", CLOCK_REALTIME },
+		{ "boot", CLOCK_BOOTTIME },
+	};
+	char *end;
+	long v;
+	size_t i;
+
+	if (strncasecmp(s, "CLOCK_", 6) == 0)
+		s += 6;
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (strcasecmp(s, clocks[i].name) == 0)
+			return clocks[i].id;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || end == s || v < 0)
+		return -1;
+	return (int)v;
+}
+
+/* x86_64 and arm64 user registers for DWARF unwinding (perf's masks). */
+static uint64_t
+dwarf_regs_mask(void)
+{
+#if defined(__x86_64__)
+	return 0xff0fffULL;
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1;
+#else
+	return 0;
+#endif
+}
+
+/* The attrs, from the parsed events and the options. */
+void
+build_attrs(int per_cpu_target, int has_command)
+{
+	uint64_t st;
+	size_t i;
+	int raw_any = 0;
+
+	for (i = 0; i < nevs; i++)
+		raw_any |= evs[i].spec.type == PERF_TYPE_TRACEPOINT;
+	for (i = 0; i < nevs; i++) {
+		struct pd_event *e = &evs[i].spec;
+		struct perf_event_attr *a = &evs[i].attr;
+		int leader = e->leader == (int)i;
+		int group_read = evs[e->leader].spec.leader_sample &&
+		    evs[e->leader].spec.nr_members > 1;
+
+		memset(a, 0, sizeof(*a));
+		a->size = PERF_ATTR_SIZE_VER7;	/* what perf 6.1 reads */
+		a->type = e->type;
+		a->config = e->config;
+		st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		st |= nevs > 1 ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+		if (opt.all_cpus || opt.cpu_list != NULL || opt.sample_cpu)
+			st |= PERF_SAMPLE_CPU;
+		if (opt.callchain)
+			st |= PERF_SAMPLE_CALLCHAIN;
+		if (opt.callchain == 2) {
+			st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a->sample_regs_user = dwarf_regs_mask();
+			a->sample_stack_user = opt.stack_size;
+			a->exclude_callchain_user = 1;
+			/*
+			 * As perf record: an unwinder reading memory outside
+			 * the stack copy needs the data maps too (a leaf in
+			 * a shared library is not walked past without them).
+			 */
+			a->mmap_data = i == 0;
+		}
+		if (opt.data) {
+			st |= PERF_SAMPLE_ADDR;
+			a->mmap_data = i == 0;
+		}
+		if (e->type == PERF_TYPE_TRACEPOINT)
+			st |= PERF_SAMPLE_RAW;
+		if (group_read)
+			st |= PERF_SAMPLE_READ;
+		a->read_format = PERF_FORMAT_ID;
+		if (group_read)
+			a->read_format |= PERF_FORMAT_GROUP;
+		if (group_read && !leader) {
+			a->sample_period = 0;	/* only the leader samples */
+		} else if (opt.count > 0) {
+			a->sample_period = opt.count;
+		} else if (e->type == PERF_TYPE_TRACEPOINT && opt.freq == 0) {
+			a->sample_period = 1;
+		} else {
+			a->freq = 1;
+			a->sample_freq = opt.freq > 0 ? opt.freq : 4000;
+		}
+		if (a->freq || opt.period)
+			st |= PERF_SAMPLE_PERIOD;
+		a->sample_type = st;
+		a->disabled = leader;
+		a->inherit = !group_read && opt.tids == NULL && !per_cpu_target;
+		a->enable_on_exec = leader && has_command;
+		a->exclude_kernel = e->exclude_kernel;
+		a->exclude_user = e->exclude_user;
+		a->exclude_hv = e->exclude_kernel;
+		a->sample_id_all = 1;
+		/*
+		 * Wake up when an eighth of the ring is full, not half:
+		 * on a busy machine the wakeup is the time it takes to be
+		 * scheduled, and the rest of the ring has to absorb it.
+		 */
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(opt.mmap_pages *
+		    (size_t)sysconf(_SC_PAGESIZE) / 8);
+		if (opt.use_clockid) {
+			a->use_clockid = 1;
+			a->clockid = opt.clockid;
+		}
+		if (i == 0) {
+			/* The first event tracks tasks and mappings. */
+			a->mmap = a->mmap2 = a->comm = a->comm_exec = 1;
+			a->task = 1;
+			a->context_switch = opt.switches;
+		}
+	}
+	(void)raw_any;
+}
+
+/*
+ * Ring pages per CPU: perf's 512 KiB when only that may be locked (not
+ * root), else 32 MiB per CPU (at most 256 MiB in all, at least 512 KiB),
+ * so that the ring rides out the times the recorder is not scheduled:
+ * at -a -g -F 50000 on a loaded virtual machine, 4 MiB and 16 MiB rings
+ * still overflowed while pdrecord waited for a CPU; 32 MiB did not.
+ */
+unsigned
+default_mmap_pages(void)
+{
+	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE), per = 32 << 20;
+	unsigned pages, p2;
+
+	if (geteuid() != 0)
+		per = 512 * 1024;
+	else if (per * ncpus > ((size_t)256 << 20))
+		per = ((size_t)256 << 20) / ncpus;
+	if (per < 512 * 1024)
+		per = 512 * 1024;
+	pages = (unsigned)(per / pagesz);
+	for (p2 = 1; p2 * 2 <= pages; p2 *= 2)
+		;
+	return p2;
+}
+
+/* One line for a failed perf_event_open, saying what to change. */
+static void
+open_error(const struct ev *e, int err)
+{
+	int paranoid = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = 2;
+		fclose(f);
+	}
+	if (err == EACCES || err == EPERM)
+		pd_warnx("%s: %s (kernel.perf_event_paranoid is %d: run as "
+		    "root, or sysctl -w kernel.perf_event_paranoid=%d)",
+		    e->spec.name, strerror(err), paranoid,
+		    opt.all_cpus || opt.cpu_list ? 0 : 1);
+	else if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
+		pd_warnx("%s: event not supported by this kernel or "
+		    "hardware", e->spec.name);
+	else if (err == EMFILE)
+		pd_warnx("%s: too many open files (raise ulimit -n)",
+		    e->spec.name);
+	else
+		pd_warnx("%s: perf_event_open: %s", e->spec.name,
+		    strerror(err));
+}
+
+/*
+ * Opens event i on (pid, cpu), falling back as perf does: hardware
+ * events to cpu-clock when there are no counters, and to excluding the
+ * kernel when perf_event_paranoid forbids it. The fd, or -1 (errno).
+ */
+static int
+open_one(size_t i, pid_t pid, int cpu, int group_fd, int first)
+{
+	struct ev *e = &evs[i];
+	int fd;
+
+	for (;;) {
+		fd = perf_event_open(&e->attr, pid, cpu, group_fd);
+		if (fd >= 0 || !first)
+			return fd;
+		if ((errno == ENOENT || errno == EOPNOTSUPP ||
+		    errno == ENODEV || errno == EINVAL) &&
+		    (e->attr.type == PERF_TYPE_HARDWARE ||
+		    e->attr.type == PERF_TYPE_HW_CACHE)) {
+			const char *mods = strchr(e->spec.name, ':');
+			char name[sizeof(e->spec.name)];
+
+			if (strcmp(e->spec.name, "cycles") != 0 &&
+			    !opt.quiet && e->spec.name[0] != '\0')
+				pd_warnx("%s: no hardware counters, using "
+				    "cpu-clock", e->spec.name);
+			e->attr.type = PERF_TYPE_SOFTWARE;
+			e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			snprintf(name, sizeof(name), "cpu-clock%s",
+			    mods != NULL ? mods : "");
+			snprintf(e->spec.name, sizeof(e->spec.name), "%s",
+			    name);
+			continue;
+		}
+		if ((errno == EACCES || errno == EPERM) &&
+		    !e->attr.exclude_kernel) {
+			e->attr.exclude_kernel = e->attr.exclude_hv = 1;
+			continue;
+		}
+		return -1;
+	}
+}
+
+/* Opens every event on every slot and maps one ring per CPU. */
+int
+open_events(void)
+{
+	size_t i, slot, nslots = (size_t)ncpus * nthreads;
+	long pagesz = sysconf(_SC_PAGESIZE);
+	size_t len = (1 + opt.mmap_pages) * (size_t)pagesz;
+	int c, t, fd, ringfd, group_fd;
+	uint64_t id;
+
+	for (i = 0; i < nevs; i++) {
+		evs[i].fds = malloc(nslots * sizeof(int));
+		evs[i].ids = malloc(nslots * sizeof(uint64_t));
+		if (evs[i].fds == NULL || evs[i].ids == NULL)
+			nomem();
+	}
+	if ((rings = calloc(ncpus, sizeof(*rings))) == NULL)
+		nomem();
+	for (c = 0; c < ncpus; c++) {
+		ringfd = -1;
+		for (t = 0; t < nthreads; t++) {
+			slot = (size_t)c * nthreads + t;
+			for (i = 0; i < nevs; i++) {
+				group_fd = evs[i].spec.leader != (int)i ?
+				    evs[evs[i].spec.leader].fds[slot] : -1;
+				fd = open_one(i, threads[t], cpus[c],
+				    group_fd, slot == 0);
+				if (fd < 0) {
+					if (errno == ESRCH && threads[t] > 0)
+						goto gone;	/* exited */
+					open_error(&evs[i], errno);
+					return -1;
+				}
+				evs[i].fds[slot] = fd;
+				if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0) {
+					pd_warnx("PERF_EVENT_IOC_ID: %s",
+					    strerror(errno));
+					return -1;
+				}
+				evs[i].ids[evs[i].nids++] = id;
+				if (ringfd < 0) {
+					void *m = mmap(NULL, len,
+					    PROT_READ | PROT_WRITE, MAP_SHARED,
+					    fd, 0);
+
+					if (m == MAP_FAILED) {
+						pd_warnx("mmap of %zu bytes: "
+						    "%s (try a smaller -m, or "
+						    "raise ulimit -l)", len,
+						    strerror(errno));
+						return -1;
+					}
+					ringfd = fd;
+					rings[nrings].fd = fd;
+					rings[nrings].page = m;
+					rings[nrings].data = (unsigned char *)m +
+					    pagesz;
+					rings[nrings].size = len - pagesz;
+					nrings++;
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+				    ringfd) < 0) {
+					pd_warnx("PERF_EVENT_IOC_SET_OUTPUT: "
+					    "%s", strerror(errno));
+					return -1;
+				}
+			}
+			continue;
+gone:
+			/* A thread of -p/-t that exited: fill its slot. */
+			for (; i < nevs; i++)
+				evs[i].fds[slot] = -1;
+			for (i = 0; i < nevs; i++)
+				if (evs[i].fds[slot] >= 0) {
+					/* keep: already bound */
+				}
+		}
+	}
+	return 0;
+}
+
+void
+enable_events(int on)
+{
+	size_t i, s, nslots = (size_t)ncpus * nthreads;
+
+	for (i = 0; i < nevs; i++) {
+		if (evs[i].spec.leader != (int)i)
+			continue;
+		for (s = 0; s < nslots; s++)
+			if (evs[i].fds[s] >= 0)
+				ioctl(evs[i].fds[s], on ? PERF_EVENT_IOC_ENABLE :
+				    PERF_EVENT_IOC_DISABLE, 0);
+	}
+}

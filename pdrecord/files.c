@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdrecord: The files the recorded processes map, noted as their MMAP records
+ * pass, for the build ids written at the end.
+ */
+#include "pdrecord/pdrecord.h"
+
+#include <stdlib.h>
+
+#include "libcommon/perf.h"
+#include "libcommon/synth.h"
+
+static size_t
+str_hash(const char *s, size_t cap)
+{
+	size_t h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h & (cap - 1);
+}
+
+static void
+strset_add(struct strset *s, const char *name)
+{
+	size_t h, i;
+
+	if (s->n >= 65536)
+		return;		/* enough: the rest go without build ids */
+	if ((s->n + 1) * 2 > s->cap) {
+		struct strset o = *s;
+
+		s->cap = o.cap ? o.cap * 2 : 1024;
+		if ((s->v = calloc(s->cap, sizeof(*s->v))) == NULL)
+			nomem();
+		for (i = 0; i < o.cap; i++) {
+			if (o.v[i] == NULL)
+				continue;
+			for (h = str_hash(o.v[i], s->cap); s->v[h] != NULL;
+			    h = (h + 1) & (s->cap - 1))
+				;
+			s->v[h] = o.v[i];
+		}
+		free(o.v);
+	}
+	for (h = str_hash(name, s->cap); s->v[h] != NULL;
+	    h = (h + 1) & (s->cap - 1))
+		if (strcmp(s->v[h], name) == 0)
+			return;
+	if ((s->v[h] = strdup(name)) == NULL)
+		nomem();
+	s->n++;
+}
+
+/* What pdrecord notes about every record it passes on. */
+void
+note_record(const unsigned char *rec, size_t size)
+{
+	uint32_t type = pd_get_u32(rec);
+	const char *f;
+
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+		nsamples++;
+		break;
+	case PERF_RECORD_LOST:
+		if (size >= 24)
+			nlost += pd_get_u64(rec + 16);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (size >= 16)
+			nlost += pd_get_u64(rec + 8);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if ((f = pd_synth_mmap_filename(rec, size)) != NULL)
+			strset_add(&files, f);
+		break;
+	}
+}
+
+/* Notes every record of a buffer of whole records. */
+void
+note_buf(const unsigned char *p, size_t len)
+{
+	size_t off = 0, sz;
+
+	while (off + 8 <= len) {
+		sz = pd_get_u16(p + off + 6);
+		if (sz < 8 || off + sz > len)
+			break;
+		note_record(p + off, sz);
+		off += sz;
+	}
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdrecord: The records before the first sample (attrs, features, the tracing
+ * data, the threads and maps that already exist) and the build ids at
+ * the end.
+ */
+#include "pdrecord/pdrecord.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "libcommon/msg.h"
+#include "libcommon/perf.h"
+#include "libcommon/synth.h"
+#include "libcommon/writer.h"
+#include "libcommon/zenc.h"
+
+static size_t
+id_hdr_size(const struct perf_event_attr *a)
+{
+	uint64_t st = a->sample_type;
+
+	return 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+	    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+	    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
+}
+
+static void
+put_buf(struct pd_buf *b)
+{
+	if (queue_put(b->p, b->len) < 0)
+		nomem();
+	b->len = 0;
+}
+
+int
+preamble(int argc, char **argv, pid_t child)
+{
+	struct pd_synth_event *sev;
+	struct pd_synth_tp *tps;
+	struct pd_buf b = { 0 };
+	unsigned char hdr[PD_PIPE_HDR_SIZE];
+	size_t i, ntp = 0, idsz = id_hdr_size(&evs[0].attr);
+	int r = -1;
+
+	pd_put_u64(hdr, PD_MAGIC2);
+	pd_put_u64(hdr + 8, PD_PIPE_HDR_SIZE);
+	if (pd_buf_put(&b, hdr, sizeof(hdr)) < 0)
+		nomem();
+	sev = calloc(nevs, sizeof(*sev));
+	tps = calloc(nevs, sizeof(*tps));
+	if (sev == NULL || tps == NULL)
+		nomem();
+	for (i = 0; i < nevs; i++) {
+		if (pd_synth_attr(&b, &evs[i].attr, evs[i].ids,
+		    evs[i].nids) < 0) {
+			pd_warnx("%s: too many sample ids for one record",
+			    evs[i].spec.name);
+			goto out;
+		}
+		sev[i].attr = &evs[i].attr;
+		sev[i].name = evs[i].spec.name;
+		sev[i].ids = evs[i].ids;
+		sev[i].nids = evs[i].nids;
+		if (evs[i].spec.type == PERF_TYPE_TRACEPOINT) {
+			tps[ntp].sys = evs[i].spec.tp_sys;
+			tps[ntp].name = evs[i].spec.tp_name;
+			ntp++;
+		}
+	}
+	if (pd_synth_features(&b, argc, argv, sev, nevs) < 0)
+		nomem();
+	if (zenc != NULL) {
+		/* The COMPRESSED feature, after ours, as perf orders them. */
+		put_buf(&b);
+		if (pd_zenc_feature(zenc) < 0 || pd_writer_flush(zw) < 0)
+			zfail();
+	}
+	if (ntp > 0 && pd_synth_tracing_data(&b, TRACEFS, tps, ntp) < 0) {
+		pd_warnx("tracing data from %s: %s", TRACEFS,
+		    strerror(errno));
+		goto out;
+	}
+	put_buf(&b);
+	if (!evs[0].attr.exclude_kernel &&
+	    pd_synth_kernel_mmaps(&b, idsz) < 0)
+		nomem();
+	if (opt.all_cpus || opt.cpu_list != NULL) {
+		if (pd_synth_all_processes(&b, opt.data, idsz) < 0)
+			nomem();
+	} else if (child > 0 && cmd_is_target) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "%s", pd_progname());
+		if (pd_synth_comm(&b, child, child, comm, idsz) < 0)
+			nomem();
+	} else {
+		int t;
+
+		/* -p and -t: the processes of the target threads. */
+		for (t = 0; t < nthreads; t++) {
+			char path[64];
+			pid_t tgid = threads[t];
+			FILE *f;
+			int seen = 0, u;
+
+			snprintf(path, sizeof(path), "/proc/%d/status",
+			    (int)threads[t]);
+			if ((f = fopen(path, "re")) != NULL) {
+				char line[128];
+
+				while (fgets(line, sizeof(line), f) != NULL)
+					if (sscanf(line, "Tgid: %d", &tgid) ==
+					    1)
+						break;
+				fclose(f);
+			}
+			for (u = 0; u < t; u++) {
+				/* Tgid of an earlier thread equal? */
+				char p2[64];
+				FILE *g;
+				pid_t tg2 = threads[u];
+
+				snprintf(p2, sizeof(p2), "/proc/%d/status",
+				    (int)threads[u]);
+				if ((g = fopen(p2, "re")) != NULL) {
+					char line[128];
+
+					while (fgets(line, sizeof(line), g) !=
+					    NULL)
+						if (sscanf(line, "Tgid: %d",
+						    &tg2) == 1)
+							break;
+					fclose(g);
+				}
+				seen |= tg2 == tgid;
+			}
+			if (!seen && pd_synth_process(&b, tgid, 0, opt.data,
+			    idsz) < 0)
+				nomem();
+		}
+	}
+	if (pd_synth_empty(&b, PD_RECORD_FINISHED_INIT) < 0)
+		nomem();
+	note_buf(b.p, b.len);
+	put_buf(&b);
+	r = 0;
+out:
+	pd_buf_free(&b);
+	free(sev);
+	free(tps);
+	return r;
+}
+
+/* HEADER_BUILD_ID for the kernel and every mapped ELF file seen. */
+void
+build_ids(void)
+{
+	struct pd_buf b = { 0 };
+	unsigned char id[20];
+	char path[PATH_MAX];
+	size_t i, idlen;
+	const char *f;
+
+	if (!evs[0].attr.exclude_kernel &&
+	    pd_elf_build_id("/sys/kernel/notes", 1, id, &idlen) == 0 &&
+	    pd_synth_build_id(&b, PERF_RECORD_MISC_KERNEL, -1, id, idlen,
+	    "[kernel.kallsyms]") < 0)
+		nomem();
+	for (i = 0; i < files.cap; i++) {
+		if ((f = files.v[i]) == NULL)
+			continue;
+		if (f[0] == '[') {
+			/* Kernel modules: "[name]" -> /sys/module/name. */
+			size_t n = strcspn(f + 1, "]");
+
+			if (strncmp(f, "[kernel.kallsyms]", 17) == 0 ||
+			    f[1 + n] != ']' || n == 0)
+				continue;
+			snprintf(path, sizeof(path),
+			    "/sys/module/%.*s/notes/.note.gnu.build-id",
+			    (int)n, f + 1);
+			if (pd_elf_build_id(path, 1, id, &idlen) == 0 &&
+			    pd_synth_build_id(&b, PERF_RECORD_MISC_KERNEL,
+			    -1, id, idlen, f) < 0)
+				nomem();
+			continue;
+		}
+		if (f[0] != '/')
+			continue;	/* //anon, memfd and the like */
+		if (pd_elf_build_id(f, 0, id, &idlen) == 0 &&
+		    pd_synth_build_id(&b, PERF_RECORD_MISC_USER, -1, id, idlen,
+		    f) < 0)
+			nomem();
+	}
+	if (zenc != NULL) {
+		if (pd_zenc_plain(zenc, b.p, b.len) < 0 ||
+		    pd_writer_flush(zw) < 0)
+			zfail();
+	} else {
+		put_buf(&b);
+	}
+	pd_buf_free(&b);
+}

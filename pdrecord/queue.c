@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdrecord: The user-space queue between the rings and the output: chunks of
+ * CHUNK_SIZE written out in order, never blocking while the rings need
+ * draining; and put_out(), which writes straight through while nothing
+ * waits.
+ */
+#include "pdrecord/pdrecord.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/*
+ * A chunk with its pages in place (MAP_POPULATE): one call instead of a
+ * page fault per page while the rings wait, which costs seconds on some
+ * virtual machines. NULL: no memory.
+ */
+struct chunk *
+chunk_new(void)
+{
+	void *m = mmap(NULL, sizeof(struct chunk) + CHUNK_SIZE,
+	    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+	    -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+int
+queue_put(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	struct chunk *c;
+	size_t k;
+
+	while (n > 0) {
+		c = q.tail;
+		if (c == NULL || c->len == CHUNK_SIZE) {
+			if (q.free != NULL) {
+				c = q.free;
+				q.free = c->next;
+				q.nfree--;
+			} else if ((c = chunk_new()) == NULL)
+				return -1;
+			c->next = NULL;
+			c->len = c->off = 0;
+			if (q.tail != NULL)
+				q.tail->next = c;
+			else
+				q.head = c;
+			q.tail = c;
+		}
+		k = CHUNK_SIZE - c->len;
+		if (k > n)
+			k = n;
+		memcpy(c->data + c->len, s, k);
+		c->len += k;
+		q.bytes += k;
+		s += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/*
+ * Writes queued bytes until the output would block (or everything is
+ * out). 0, or -1 with errno set (EPIPE: the reader went away).
+ */
+int
+queue_write(int fd)
+{
+	struct chunk *c;
+	ssize_t r;
+
+	while ((c = q.head) != NULL) {
+		if (c->off < c->len) {
+			r = write(fd, c->data + c->off, c->len - c->off);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 && errno == EAGAIN)
+				return 0;
+			if (r < 0)
+				return -1;
+			c->off += r;
+			q.bytes -= r;
+			nbytes += r;
+			if (c->off < c->len)
+				continue;
+		}
+		if (c == q.tail && c->len < CHUNK_SIZE)
+			return 0;	/* keep filling the tail */
+		q.head = c->next;
+		if (q.head == NULL)
+			q.tail = NULL;
+		/* Fresh memory costs a page fault per page: keep some. */
+		if (q.nfree < POOL_MAX) {
+			c->next = q.free;
+			q.free = c;
+			q.nfree++;
+		} else {
+			munmap(c, sizeof(*c) + CHUNK_SIZE);
+		}
+	}
+	return 0;
+}
+
+/* Blocking: writes everything. 0 or -1. */
+int
+queue_drain(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	for (;;) {
+		if (queue_write(fd) < 0)
+			return -1;
+		if (q.bytes == 0)
+			return 0;
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/*
+ * Hands bytes to the output: straight to the fd while nothing waits in
+ * the queue (no copy, as perf writes from the ring), and into the queue
+ * whatever the output does not take at once. 0, or -1 (no memory).
+ * Write errors are left for queue_write() to meet again.
+ */
+int
+put_out(const unsigned char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0 && q.bytes == 0 && !direct_failed && out_fd >= 0) {
+		w = write(out_fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			if (errno != EAGAIN)
+				direct_failed = 1;	/* reported later */
+			break;
+		}
+		nbytes += w;
+		p += w;
+		n -= w;
+	}
+	return n > 0 ? queue_put(p, n) : 0;
+}
+
+/* The compressor's writer hands its bytes on here. */
+int
+zsink(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	if (put_out(p, n) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}

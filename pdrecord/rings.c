@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdrecord: The kernel's ring buffers, one per CPU (or thread), drained into the
+ * queue; a FINISHED_ROUND after each pass that moved anything.
+ */
+#include "pdrecord/pdrecord.h"
+
+
+#include "libcommon/perf.h"
+#include "libcommon/synth.h"
+#include "libcommon/writer.h"
+#include "libcommon/zenc.h"
+
+/*
+ * Moves one ring's new records into the queue. Returns the bytes moved,
+ * or -1 when the queue is full (the kernel then counts what it drops)
+ * or memory runs out.
+ */
+static ssize_t
+ring_read(struct ring *r)
+{
+	static unsigned char wrapbuf[PD_REC_MAX + 1];
+	uint64_t head, tail, mask = r->size - 1, moved;
+	size_t off, sz, first, start;
+
+	head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	tail = r->page->data_tail;
+	if (head == tail)
+		return 0;
+	if (q.bytes + (head - tail) > QUEUE_MAX)
+		return -1;
+	while (tail < head) {
+		off = tail & mask;
+		if (off + 8 <= r->size) {
+			sz = pd_get_u16(r->data + off + 6);
+		} else {
+			first = r->size - off;
+			memcpy(wrapbuf, r->data + off, first);
+			memcpy(wrapbuf + first, r->data, 8 - first);
+			sz = pd_get_u16(wrapbuf + 6);
+		}
+		if (sz < 8 || sz > head - tail)
+			break;		/* cannot happen with a sane kernel */
+		if (off + sz <= r->size) {
+			note_record(r->data + off, sz);
+		} else {
+			first = r->size - off;
+			memcpy(wrapbuf, r->data + off, first);
+			memcpy(wrapbuf + first, r->data, sz - first);
+			note_record(wrapbuf, sz);
+		}
+		tail += sz;
+	}
+	/* The bytes go out as they lie in the ring: at most two pieces. */
+	moved = tail - r->page->data_tail;	/* whole records only */
+	start = r->page->data_tail & mask;
+	first = moved < r->size - start ? moved : r->size - start;
+	if (zenc != NULL) {
+		if (pd_zenc_put(zenc, r->data + start, first) < 0 ||
+		    pd_zenc_put(zenc, r->data, moved - first) < 0)
+			zfail();
+	} else if (put_out(r->data + start, first) < 0 ||
+	    put_out(r->data, moved - first) < 0) {
+		nomem();
+	}
+	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+	return (ssize_t)moved;
+}
+
+/* One pass over every ring; FINISHED_ROUND if it moved anything. */
+int
+read_rings(void)
+{
+	/* Built by synth in this host's order, not as little-endian bytes. */
+	static struct pd_buf rb;
+	const unsigned char *round;
+	ssize_t n, total = 0;
+	int i, full = 0;
+
+	if (rb.len == 0 && pd_synth_empty(&rb, PD_RECORD_FINISHED_ROUND) < 0)
+		nomem();
+	round = rb.p;
+	for (i = 0; i < nrings; i++) {
+		if ((n = ring_read(&rings[i])) < 0)
+			full = 1;
+		else
+			total += n;
+	}
+	if (total > 0 && zenc != NULL) {
+		/* One push per pass: its chunk ends before the round. */
+		if (pd_zenc_plain(zenc, round, rb.len) < 0 ||
+		    pd_writer_flush(zw) < 0)
+			zfail();
+	} else if (total > 0 && put_out(round, rb.len) < 0) {
+		nomem();
+	}
+	return full;
+}
