@@ -599,9 +599,14 @@ main(int argc, char **argv)
 		status = PD_EXIT_DATA;
 	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
 		status = PD_EXIT_DATA;
+	/*
+	 * On a terminal the line is cleared first: a live status line
+	 * further down the pipeline (pdstat -p) may still show there.
+	 */
 	if (!opt.quiet)
-		fprintf(stderr, "%s: %llu bytes, %llu samples, %llu lost\n",
-		    pd_progname(), nbytes, nsamples, nlost);
+		fprintf(stderr, "%s%s: %llu bytes, %llu samples, %llu lost\n",
+		    isatty(STDERR_FILENO) ? "\r\033[K" : "", pd_progname(),
+		    nbytes, nsamples, nlost);
 	if (status == PD_EXIT_OK && have_cmd) {
 		if (WIFEXITED(child_status))
 			status = WEXITSTATUS(child_status);

@@ -34,9 +34,11 @@ os.waitpid(pid, 0)
 sys.stdout.buffer.write(out)
 PY
 timeout 60 python3 ctrlc_pty.py > tty.txt 2>&1 || fail "pty: $(cat tty.txt)"
-tr '\r' '\n' < tty.txt > lines.txt
+# Line by line, without the clear-to-end-of-line sequences.
+tr '\r' '\n' < tty.txt | sed "s/$(printf '\033')\[K//g" > lines.txt
 grep -q 'records/s' lines.txt || fail "no status line: $(cat lines.txt)"
-# pdrecord's summary begins a line: after a newline, never after status text.
+# pdrecord's summary begins a line: after a newline or a carriage return
+# and a clear, never after status text.
 grep -Eq '^pdrecord: [0-9]+ bytes, [0-9]+ samples' lines.txt ||
 	fail "pdrecord's summary glued to the status line: $(cat -v tty.txt)"
 grep -q 'records/s.*pdrecord:' lines.txt &&
