@@ -49,6 +49,9 @@ run() {	# name command...
 		echo "skip    $name: $why";;
 	*)	fail=$((fail + 1)); failed="$failed $name"
 		echo "FAIL    $name (exit $rc)"
+		# The reason first: a long message's head would be cut off.
+		grep -m 1 '^FAIL: ' "$dir.log" | cut -c 1-300 |
+		    sed 's/^/        | /'
 		tail -n 15 "$dir.log" | sed 's/^/        | /';;
 	esac
 	[ -n "${PD_PRESERVE:-}" ] || rm -rf "$dir" "$dir.log"
