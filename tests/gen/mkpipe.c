@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAXBUF	(1 << 20)
+#define MAXBUF	(2 << 20)	/* room for a tracing blob over 512 KiB */
 
 static unsigned char buf[MAXBUF];
 static size_t len;
@@ -451,6 +451,58 @@ file_mode(int past_end)
 		fault = attrs_at + 128;
 }
 
+/* Cases for issue 18 findings 1, 2, 10, 12, 13 (hostile streams). */
+
+/*
+ * A tracing blob of about 600 KiB (its kallsyms text makes it large),
+ * more than half the reader's buffer, so that it is streamed and not
+ * read with its record: the case of a real `-e 'syscalls:*'` blob.
+ */
+static void
+tracing_big(void)
+{
+	static const char hp[] = "\tfield: u64 timestamp;\toffset:0;\t"
+	    "size:8;\tsigned:0;\n";
+	static const char he[] = "# compressed entry header\n";
+	char line[64];
+	size_t at, blob, ks;
+	int i;
+
+	ok_head();
+	at = rec_begin(66, 0);
+	p32(0);				/* blob + pad, set below */
+	p32(0);
+	rec_end(at);
+	blob = len;
+	pbytes("\027\bDtracing0.6", 14);	/* with its NUL */
+	put(be, 1);			/* the blob's own byte order */
+	put(8, 1);			/* long size */
+	p32(4096);			/* page size */
+	pstr("header_page", 1);
+	p64(sizeof(hp) - 1);
+	pbytes(hp, sizeof(hp) - 1);
+	pstr("header_event", 1);
+	p64(sizeof(he) - 1);
+	pbytes(he, sizeof(he) - 1);
+	p32(0);				/* ftrace formats */
+	p32(0);				/* systems */
+	ks = len;
+	p32(0);				/* kallsyms size, set below */
+	for (i = 0; i < 20000; i++) {
+		snprintf(line, sizeof(line), "ffffffff81%06x T sym_%d\n",
+		    i * 16, i);
+		pbytes(line, strlen(line));
+	}
+	set(ks, len - ks - 4, 4);
+	p32(0);				/* printk */
+	p64(0);				/* cmdlines */
+	pzero((8 - (len - blob) % 8) % 8);
+	set(at + 8, len - blob, 4);
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -461,7 +513,10 @@ static const char *const cases[] = {
 	"sample-regs", "sample-stack", "sample-stack-dyn",
 	"sample-stack-dyn-big", "sample-read", "file-mode",
 	"file-section-past-end", "file-attrs-past-end",
-	"file-feature-past-end", "file-ids-past-end", NULL
+	"file-feature-past-end", "file-ids-past-end",
+	/* issue 18: findings 1, 2, 10, 12, 13 */
+	"tracing-big", "tracing-big-be",
+	NULL
 };
 
 static void
@@ -640,6 +695,11 @@ main(int argc, char **argv)
 		file_mode(3);
 	} else if (strcmp(c, "file-ids-past-end") == 0) {
 		file_mode(4);
+	/* issue 18: findings 1, 2, 10, 12, 13 */
+	} else if (strcmp(c, "tracing-big") == 0 ||
+	    strcmp(c, "tracing-big-be") == 0) {
+		be = c[11] != '\0';
+		tracing_big();
 	} else {
 		usage();
 	}
