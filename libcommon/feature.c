@@ -216,6 +216,7 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 	w.off = 0;
 	w.v = v;
 	w.bad = 0;
+	w.why = NULL;
 	switch (f) {
 	case PD_FEAT_HOSTNAME:
 	case PD_FEAT_OSRELEASE:

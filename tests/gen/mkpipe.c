@@ -503,6 +503,56 @@ tracing_big(void)
 	finished_round();
 }
 
+/*
+ * Cpu maps that cost nothing to send and, decoded naively, a lot to
+ * print: a CPU_MAP and an EVENT_UPDATE CPUS whose RANGE ends at 0xffff
+ * (a u16 counter never passes it), then MASK maps whose long_size is
+ * neither 4 nor 8 (0xffff: a shift by 64 and 2^19 bits per word).
+ */
+static void
+cpumap_hostile(void)
+{
+	size_t at;
+	int i;
+
+	ok_head();
+	at = rec_begin(74, 0);		/* CPU_MAP */
+	p16(2);				/* RANGE_CPUS */
+	put(0, 1);			/* any_cpu */
+	put(0, 1);
+	p16(0);
+	p16(0xffff);
+	rec_end(at);
+	at = rec_begin(78, 0);		/* EVENT_UPDATE */
+	p64(3);				/* CPUS */
+	p64(11);			/* id */
+	p16(2);
+	put(1, 1);
+	put(0, 1);
+	p16(0);
+	p16(0xffff);
+	rec_end(at);
+	fault = at = rec_begin(74, 0);
+	p16(1);				/* MASK */
+	p16(2000);			/* nr */
+	p16(0xffff);			/* long_size */
+	pzero(2);
+	for (i = 0; i < 2000; i++)
+		p64(~0ULL);
+	rec_end(at);
+	at = rec_begin(78, 0);
+	p64(3);
+	p64(11);
+	p16(1);
+	p16(1);
+	p16(1);				/* long_size 1 */
+	put(0xff, 1);
+	pzero(1);
+	rec_end(at);
+	sample_rec(0);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -515,7 +565,7 @@ static const char *const cases[] = {
 	"file-section-past-end", "file-attrs-past-end",
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18: findings 1, 2, 10, 12, 13 */
-	"tracing-big", "tracing-big-be",
+	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
 	NULL
 };
 
@@ -700,6 +750,10 @@ main(int argc, char **argv)
 	    strcmp(c, "tracing-big-be") == 0) {
 		be = c[11] != '\0';
 		tracing_big();
+	} else if (strcmp(c, "cpumap-hostile") == 0 ||
+	    strcmp(c, "cpumap-hostile-be") == 0) {
+		be = c[14] != '\0';
+		cpumap_hostile();
 	} else {
 		usage();
 	}
