@@ -553,6 +553,65 @@ cpumap_hostile(void)
 	finished_round();
 }
 
+/*
+ * Values JSON cannot hold as they are: EVENT_UPDATE scales of NaN, +inf
+ * and -inf, an EVENT_DESC whose attr_size (8) ends its walk inside an
+ * event, a HOSTNAME, a COMM and an MMAP file name with a byte that
+ * starts no UTF-8 sequence, a quote, and a well-formed "\xc3\xa9" that
+ * must stay.
+ */
+static void
+json_hostile(void)
+{
+	static const uint64_t scales[] = {
+		0x7ff8000000000000ULL, 0x7ff0000000000000ULL,
+		0xfff0000000000000ULL,
+	};
+	size_t at;
+	int i;
+
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE */
+	p64(3);				/* HOSTNAME */
+	p32(16);
+	pstr("h\xff\"\xc3\xa9", 16);
+	rec_end(at);
+	at = rec_begin(80, 0);
+	p64(12);			/* EVENT_DESC */
+	p32(1);				/* nr */
+	p32(8);				/* attr_size, < the 64 of VER0 */
+	p64(1);
+	p32(0);
+	p32(0);
+	rec_end(at);
+	for (i = 0; i < 3; i++) {
+		at = rec_begin(78, 0);	/* EVENT_UPDATE */
+		p64(1);			/* SCALE */
+		p64(11);
+		p64(scales[i]);
+		rec_end(at);
+	}
+	at = rec_begin(3, 0);		/* COMM */
+	p32(42);
+	p32(42);
+	pstr("c\xff\"\xc3\xa9", 8);
+	trailer(1000, 11);
+	rec_end(at);
+	at = rec_begin(1, 2);		/* MMAP, a file that is not there */
+	p32(42);
+	p32(42);
+	p64(0x400000);
+	p64(0x1000);
+	p64(0);
+	pstr("/nonexistent/m\xff\"\xc3\xa9", 8);
+	trailer(1001, 11);
+	rec_end(at);
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -566,6 +625,7 @@ static const char *const cases[] = {
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18: findings 1, 2, 10, 12, 13 */
 	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
+	"json-hostile",
 	NULL
 };
 
@@ -754,6 +814,8 @@ main(int argc, char **argv)
 	    strcmp(c, "cpumap-hostile-be") == 0) {
 		be = c[14] != '\0';
 		cpumap_hostile();
+	} else if (strcmp(c, "json-hostile") == 0) {
+		json_hostile();
 	} else {
 		usage();
 	}
