@@ -454,12 +454,12 @@ file_mode(int past_end)
 /* Cases for issue 18 findings 1, 2, 10, 12, 13 (hostile streams). */
 
 /*
- * A tracing blob of about 600 KiB (its kallsyms text makes it large),
- * more than half the reader's buffer, so that it is streamed and not
- * read with its record: the case of a real `-e 'syscalls:*'` blob.
+ * A HEADER_TRACING_DATA record and its blob, in the stream's order: the
+ * event format files `fmts` (all of system "sys"), and `nsyms` lines of
+ * kallsyms text to make it as large as a test needs.
  */
 static void
-tracing_big(void)
+tracing_rec(const char *const *fmts, int nfmts, int nsyms)
 {
 	static const char hp[] = "\tfield: u64 timestamp;\toffset:0;\t"
 	    "size:8;\tsigned:0;\n";
@@ -468,7 +468,6 @@ tracing_big(void)
 	size_t at, blob, ks;
 	int i;
 
-	ok_head();
 	at = rec_begin(66, 0);
 	p32(0);				/* blob + pad, set below */
 	p32(0);
@@ -485,10 +484,18 @@ tracing_big(void)
 	p64(sizeof(he) - 1);
 	pbytes(he, sizeof(he) - 1);
 	p32(0);				/* ftrace formats */
-	p32(0);				/* systems */
+	p32(nfmts > 0);			/* systems */
+	if (nfmts > 0) {
+		pstr("sys", 1);
+		p32(nfmts);
+		for (i = 0; i < nfmts; i++) {
+			p64(strlen(fmts[i]));
+			pbytes(fmts[i], strlen(fmts[i]));
+		}
+	}
 	ks = len;
 	p32(0);				/* kallsyms size, set below */
-	for (i = 0; i < 20000; i++) {
+	for (i = 0; i < nsyms; i++) {
 		snprintf(line, sizeof(line), "ffffffff81%06x T sym_%d\n",
 		    i * 16, i);
 		pbytes(line, strlen(line));
@@ -498,8 +505,150 @@ tracing_big(void)
 	p64(0);				/* cmdlines */
 	pzero((8 - (len - blob) % 8) % 8);
 	set(at + 8, len - blob, 4);
+}
+
+/*
+ * A tracing blob of about 600 KiB (its kallsyms text makes it large),
+ * more than half the reader's buffer, so that it is streamed and not
+ * read with its record: the case of a real `-e 'syscalls:*'` blob.
+ */
+static void
+tracing_big(void)
+{
+	int i;
+
+	ok_head();
+	tracing_rec(NULL, 0, 20000);
 	for (i = 0; i < 3; i++)
 		sample_rec(i);
+	finished_round();
+}
+
+#define TP_COMMON \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\t" \
+	"signed:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\t" \
+	"signed:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\t" \
+	"size:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* A tracepoint SAMPLE of the standard layout plus RAW (n bytes). */
+static void
+tp_sample(uint64_t id, const unsigned char *raw, size_t n)
+{
+	size_t at = rec_begin(9, 2), i;
+
+	p64(0x400100);			/* ip */
+	p32(42);
+	p32(42);
+	p64(3000);			/* time */
+	p64(id);
+	p32(0);				/* cpu */
+	p32(0);
+	p64(1);				/* period */
+	p32(n + (8 - (4 + n) % 8) % 8);	/* the pad counts, as perf has it */
+	for (i = 0; i < n; i++)		/* bytes: the fields are in order */
+		put(raw[i], 1);
+	pzero((8 - (4 + n) % 8) % 8);
+	rec_end(at);
+}
+
+/* RAW data, field by field in the stream's order, into r. */
+static size_t
+raw_put(unsigned char *r, size_t at, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		r[at + i] = v >> 8 * (be ? n - 1 - i : i);
+	return at + n;
+}
+
+static size_t
+raw_common(unsigned char *r, uint16_t type)
+{
+	size_t at = raw_put(r, 0, type, 2);
+
+	at = raw_put(r, at, 0, 2);
+	return raw_put(r, at, 42, 4);
+}
+
+/*
+ * Tracepoint formats whose fields share bytes, which no conversion can
+ * swap both ways (finding 13): sys:ov's u64 a and u32 b at offset 8;
+ * sys:dyn's two dynamic arrays, whose data overlap in one record and
+ * lie among the fixed fields in another (a third record is fine); and
+ * sys:fine, converted as usual.
+ */
+static void
+tp_overlap(void)
+{
+	static const char *const fmts[] = {
+		"name: ov\nID: 300\n" TP_COMMON
+		"\tfield:u64 a;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 b;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"a=%llu\", REC->a\n",
+		"name: dyn\nID: 301\n" TP_COMMON
+		"\tfield:__data_loc u32[] x;\toffset:8;\tsize:4;\t"
+		"signed:0;\n"
+		"\tfield:__data_loc u16[] y;\toffset:12;\tsize:4;\t"
+		"signed:0;\n\n"
+		"print fmt: \"x\"\n",
+		"name: fine\nID: 302\n" TP_COMMON
+		"\tfield:u32 v;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:u16 w[2];\toffset:12;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"v=%u\", REC->v\n",
+	};
+	static const uint64_t ids[] = { 31 }, dids[] = { 32 },
+	    fids[] = { 33 };
+	struct attr tp = {
+		.type = 2, .size = 128, .config = 300,
+		.sample_type = STD_TYPE | ST_RAW,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	unsigned char r[64];
+	size_t n;
+
+	header();
+	attr_rec(&tp, ids, 1);
+	tp.config = 301;
+	attr_rec(&tp, dids, 1);
+	tp.config = 302;
+	attr_rec(&tp, fids, 1);
+	tracing_rec(fmts, 3, 0);
+	n = raw_common(r, 302);
+	n = raw_put(r, n, 0x11223344, 4);
+	n = raw_put(r, n, 0x5566, 2);
+	n = raw_put(r, n, 0x7788, 2);
+	tp_sample(33, r, n);
+	n = raw_common(r, 300);
+	n = raw_put(r, n, 0x0102030405060708ULL, 8);
+	tp_sample(31, r, n);
+	/* x: 8 bytes at 16; y: 8 bytes at 18 ("-o": where it starts) */
+	fault = len;
+	n = raw_common(r, 301);
+	n = raw_put(r, n, 8 << 16 | 16, 4);
+	n = raw_put(r, n, 8 << 16 | 18, 4);
+	n = raw_put(r, n, 0xa1a2a3a4, 4);
+	n = raw_put(r, n, 0xb1b2b3b4, 4);
+	n = raw_put(r, n, 0xc1c2, 2);
+	tp_sample(32, r, n);
+	/* x: 8 bytes at 4, over common_pid and the descriptors */
+	n = raw_common(r, 301);
+	n = raw_put(r, n, 8 << 16 | 4, 4);
+	n = raw_put(r, n, 0 << 16 | 16, 4);
+	tp_sample(32, r, n);
+	/* x: 8 bytes at 16; y: 4 bytes at 24: apart, converted */
+	n = raw_common(r, 301);
+	n = raw_put(r, n, 8 << 16 | 16, 4);
+	n = raw_put(r, n, 4 << 16 | 24, 4);
+	n = raw_put(r, n, 0xa1a2a3a4, 4);
+	n = raw_put(r, n, 0xb1b2b3b4, 4);
+	n = raw_put(r, n, 0xc1c2, 2);
+	n = raw_put(r, n, 0xd1d2, 2);
+	tp_sample(32, r, n);
 	finished_round();
 }
 
@@ -625,7 +774,7 @@ static const char *const cases[] = {
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18: findings 1, 2, 10, 12, 13 */
 	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
-	"json-hostile",
+	"json-hostile", "tp-overlap", "tp-overlap-be",
 	NULL
 };
 
@@ -816,6 +965,10 @@ main(int argc, char **argv)
 		cpumap_hostile();
 	} else if (strcmp(c, "json-hostile") == 0) {
 		json_hostile();
+	} else if (strcmp(c, "tp-overlap") == 0 ||
+	    strcmp(c, "tp-overlap-be") == 0) {
+		be = c[10] != '\0';
+		tp_overlap();
 	} else {
 		usage();
 	}
