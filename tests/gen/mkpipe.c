@@ -761,6 +761,39 @@ json_hostile(void)
 	finished_round();
 }
 
+/*
+ * COMPRESSED records that each stay under the per-record limit but add
+ * up (finding 10): one zstd frame, never ended, as perf writes it, of
+ * RLE blocks that each give 128 KiB of one byte from 4 (a ratio of
+ * 32768). 0x08 bytes read as records of an unknown type and size 2056,
+ * in either byte order. 16 records of 64 blocks: 8 MiB each, 128 MiB in
+ * all, from about 4 KiB. The zstd data is little-endian in both orders.
+ */
+static void
+zstd_ratio_bomb(void)
+{
+	static const unsigned char frame[] = {
+		0x28, 0xb5, 0x2f, 0xfd,	/* magic */
+		0x00,			/* no size, checksum or dictionary */
+		0x38,			/* window 128 KiB */
+	};
+	/* RLE, not last, 131072 bytes: (131072 << 3 | 1 << 1), LE */
+	static const unsigned char rle[] = { 0x02, 0x00, 0x10, 0x08 };
+	size_t at;
+	int i, j;
+
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	for (i = 0; i < 16; i++) {
+		at = rec_begin(81, 0);	/* COMPRESSED */
+		if (i == 0)
+			pbytes(frame, sizeof(frame));
+		for (j = 0; j < 64; j++)
+			pbytes(rle, sizeof(rle));
+		rec_end(at);		/* not padded, as perf has it */
+	}
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -774,7 +807,8 @@ static const char *const cases[] = {
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18: findings 1, 2, 10, 12, 13 */
 	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
-	"json-hostile", "tp-overlap", "tp-overlap-be",
+	"json-hostile", "tp-overlap", "tp-overlap-be", "zstd-ratio-bomb",
+	"zstd-ratio-bomb-be",
 	NULL
 };
 
@@ -969,6 +1003,10 @@ main(int argc, char **argv)
 	    strcmp(c, "tp-overlap-be") == 0) {
 		be = c[10] != '\0';
 		tp_overlap();
+	} else if (strcmp(c, "zstd-ratio-bomb") == 0 ||
+	    strcmp(c, "zstd-ratio-bomb-be") == 0) {
+		be = c[15] != '\0';
+		zstd_ratio_bomb();
 	} else {
 		usage();
 	}
