@@ -2,7 +2,7 @@
 # read with its record, so it is streamed through the input buffer (issue
 # 18, finding 1): the TRACING_DATA header that comes out must be the one
 # that went in, not blob text, through pdswap both ways and through
-# pdcat, which reads foreign input the same way.
+# pdcat, pdsort and pdstat -p, which read foreign input the same way.
 . "$PD_TOP/tests/cli/lib.sh"
 mkpipe tracing-big > le.data || fail "mkpipe tracing-big"
 mkpipe tracing-big-be > be.data || fail "mkpipe tracing-big-be"
@@ -19,3 +19,10 @@ timeout 10 pdcat le.data be.data > j.data || fail "pdcat join"
 timeout 10 pddump j.data > j.txt || fail "pddump of the join"
 [ "$(grep -c ' TRACING_DATA data_size=569056 version=0.6' j.txt)" = 2 ] ||
 	fail "joined TRACING_DATA headers: $(grep TRACING j.txt)"
+# The other tools that pass records on: pdsort, pdstat -p.
+for t in pdsort "pdstat -p"; do
+	timeout 10 $t be.data 2>/dev/null > t.data || fail "$t"
+	timeout 10 pddump t.data > t.txt || fail "pddump after $t"
+	grep -q ' TRACING_DATA data_size=569056 version=0.6' t.txt ||
+		fail "$t: $(grep -v raw: t.txt | head -5)"
+done
