@@ -454,7 +454,7 @@ dyn_overlap(const struct sw *s, const struct pd_tf_event *e, size_t off,
 static void
 swap_raw(struct sw *s, const struct pd_attr *a, size_t off, size_t n)
 {
-	const struct pd_tf_event *e = NULL;
+	const struct pd_tf_event *e = NULL, *o;
 	const struct pd_tf_field *f;
 	uint32_t d, at, sz;
 	size_t i;
@@ -478,7 +478,13 @@ swap_raw(struct sw *s, const struct pd_attr *a, size_t off, size_t n)
 		leave(s, "RAW data of an unknown format");
 		return;
 	}
-	if (e->overlap) {
+	/*
+	 * Data left as they were read as the other order on the way
+	 * back: their common_type may then name another event, so the
+	 * event's own config decides too.
+	 */
+	if (e->overlap || (e->id != a->config && (o = pd_tracefmt_event(
+	    s->tf, (uint32_t)a->config)) != NULL && o->overlap)) {
 		leave(s, "RAW fields that overlap in their format");
 		return;
 	}

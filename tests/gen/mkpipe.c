@@ -579,8 +579,9 @@ raw_common(unsigned char *r, uint16_t type)
  * Tracepoint formats whose fields share bytes, which no conversion can
  * swap both ways (finding 13): sys:ov's u64 a and u32 b at offset 8;
  * sys:dyn's two dynamic arrays, whose data overlap in one record and
- * lie among the fixed fields in another (a third record is fine); and
- * sys:fine, converted as usual.
+ * lie among the fixed fields in another (a third record is fine);
+ * sys:fine, converted as usual; and sys:decoy, whose id is sys:ov's
+ * byte-swapped, as its RAW data left as they were read on the way back.
  */
 static void
 tp_overlap(void)
@@ -600,6 +601,11 @@ tp_overlap(void)
 		"\tfield:u32 v;\toffset:8;\tsize:4;\tsigned:0;\n"
 		"\tfield:u16 w[2];\toffset:12;\tsize:4;\tsigned:0;\n\n"
 		"print fmt: \"v=%u\", REC->v\n",
+		/* 300 byte-swapped: sys:ov's common_type, left, read back */
+		"name: decoy\nID: 11265\n" TP_COMMON
+		"\tfield:u32 p;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:u16 q;\toffset:12;\tsize:2;\tsigned:0;\n\n"
+		"print fmt: \"p=%u\", REC->p\n",
 	};
 	static const uint64_t ids[] = { 31 }, dids[] = { 32 },
 	    fids[] = { 33 };
@@ -617,7 +623,7 @@ tp_overlap(void)
 	attr_rec(&tp, dids, 1);
 	tp.config = 302;
 	attr_rec(&tp, fids, 1);
-	tracing_rec(fmts, 3, 0);
+	tracing_rec(fmts, 4, 0);
 	n = raw_common(r, 302);
 	n = raw_put(r, n, 0x11223344, 4);
 	n = raw_put(r, n, 0x5566, 2);
