@@ -216,14 +216,35 @@ read_values(struct pd_dwalk *w, uint64_t rf)
 		U64(w, "lost");
 }
 
-/* perf_record_cpu_map_data at w->off: the cpus as a list. */
+/*
+ * perf_record_cpu_map_data at w->off: the cpus as a list. Every loop
+ * is bounded by what the record holds: a list by its u16 count, a mask
+ * by its words (long_size 4 or 8, as perf writes it; anything else
+ * would shift by 64 or more); a range is not spelled out at all.
+ */
 static void
 cpu_map(struct pd_dwalk *w)
 {
-	uint16_t type, nr, lsz, i;
+	uint16_t type, nr, lsz;
+	uint32_t i;
 	unsigned b;
 
 	type = U16(w, "map_type");
+	if (type == 2) {
+		/*
+		 * A range is shown as the record holds it (perf's
+		 * perf_record_range_cpu_map), not spelled out: 16 bytes
+		 * would otherwise print 65536 cpus, and a stream of them
+		 * gigabytes.
+		 */
+		if (!pd_dwalk_room(w, 6))
+			return;
+		pd_dwalk_num(w, "any_cpu", 1, PD_D_U);
+		w->off += 1;	/* pad */
+		U16(w, "start_cpu");
+		U16(w, "end_cpu");
+		return;
+	}
 	pd_dwalk_open(w, "cpus", 1);
 	switch (type) {
 	case 0:
@@ -234,31 +255,25 @@ cpu_map(struct pd_dwalk *w)
 	case 1:
 		nr = U16(w, NULL);
 		lsz = U16(w, NULL);
+		if (lsz != 4 && lsz != 8) {
+			w->bad = 1;
+			w->why = "cpu mask long_size is neither 4 nor 8";
+			break;
+		}
 		if (lsz == 8)
 			w->off += 4 <= pd_dwalk_left(w) ? 4 : 0;
 		for (i = 0; i < nr && !w->bad; i++) {
-			uint64_t m = pd_dwalk_num(w, NULL, lsz == 8 ? 8 : 4, PD_D_X);
+			uint64_t m = pd_dwalk_num(w, NULL, lsz, PD_D_X);
 
-			for (b = 0; b < lsz * 8u; b++)
+			for (b = 0; b < lsz * 8u && !w->bad; b++)
 				if (m >> b & 1)
-					pd_dwalk_emit(w, NULL, PD_D_U, (uint64_t)i *
-					    lsz * 8 + b, NULL, 0);
+					pd_dwalk_emit(w, NULL, PD_D_U,
+					    (uint64_t)i * lsz * 8 + b, NULL, 0);
 		}
 		break;
-	case 2: {
-		uint16_t lo, hi, c;
-
-		if (!pd_dwalk_room(w, 6))
-			break;
-		w->off += 2;	/* any_cpu, pad */
-		lo = U16(w, NULL);
-		hi = U16(w, NULL);
-		for (c = lo; c <= hi && c >= lo; c++)
-			pd_dwalk_emit(w, NULL, PD_D_U, c, NULL, 0);
-		break;
-	}
 	default:
 		w->bad = 1;
+		w->why = "unknown cpu map type";
 	}
 	pd_dwalk_close(w, 1);
 }
@@ -327,6 +342,7 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	w.end = len;
 	w.v = v;
 	w.bad = 0;
+	w.why = NULL;
 	U32(&w, "attr_type");
 	asz = U32(&w, "attr_size");
 	if (asz == 0)
@@ -428,6 +444,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	w.end = rec->size;
 	w.v = v;
 	w.bad = 0;
+	w.why = NULL;
 	if (ev != NULL && pd_rec_is_kernel(rec->type) &&
 	    ev->id_hdr_size <= rec->size - PD_REC_HDR_SIZE)
 		tl = ev->id_hdr_size;
@@ -808,7 +825,8 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		break;
 	}
 	if (w.bad) {
-		*why = "payload does not fit its record";
+		*why = w.why != NULL ? w.why :
+		    "payload does not fit its record";
 		return -1;
 	}
 	if (tl != 0 && pd_decode_trailer(rec, ev, v, why) < 0)

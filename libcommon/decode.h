@@ -58,6 +58,7 @@ struct pd_dwalk {
 	size_t			 off, end;
 	const struct pd_dvisit	*v;
 	int			 bad;
+	const char		*why;	/* when bad; NULL: ran past the end */
 };
 
 /*

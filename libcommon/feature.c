@@ -216,6 +216,7 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 	w.off = 0;
 	w.v = v;
 	w.bad = 0;
+	w.why = NULL;
 	switch (f) {
 	case PD_FEAT_HOSTNAME:
 	case PD_FEAT_OSRELEASE:
@@ -248,6 +249,7 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 			pd_dwalk_open(&w, NULL, 0);
 			if (asz < PD_ATTR_SIZE_VER0 || len - w.off < asz) {
 				w.bad = 1;
+				pd_dwalk_close(&w, 0);
 				break;
 			}
 			if (pd_decode_attr(p + w.off, asz, v, &ewhy) < 0)

@@ -1178,6 +1178,19 @@ tracing_native(struct pd_reader *rd, struct pd_rec *rec)
 	if (rec->payload > PD_TRACEFMT_MAX)
 		return pd_err_set(&rd->err, rec->offset, "tracing data "
 		    "larger than 64 MiB");
+	/*
+	 * A payload too large to be read with its record is streamed
+	 * through the input buffer, which reading it refills from the
+	 * start: the record the caller gets must not point there, or its
+	 * header comes out overwritten by blob text. Once per stream.
+	 */
+	if (rec->data != rd->tdrec && rec->data != rd->synth) {
+		if (rd->synth == NULL &&
+		    (rd->synth = malloc(PD_REC_MAX + 1)) == NULL)
+			return pd_err_io(&rd->err, ENOMEM, "malloc");
+		memcpy(rd->synth, rec->data, rec->size);
+		rec->data = rd->synth;
+	}
 	if ((b = malloc(rec->payload)) == NULL)
 		return pd_err_io(&rd->err, ENOMEM, "tracing data");
 	while ((n = pd_reader_payload(rd, &p)) > 0) {

@@ -91,8 +91,14 @@ bad(struct sw *s, const char *why)
 static void
 leave(struct sw *s, const char *why)
 {
+	/*
+	 * The first thing left names it: what follows is often its
+	 * consequence (RAW data left for overlapping fields, then the
+	 * bytes after them), and would name another reason.
+	 */
+	if (!s->left)
+		s->why = why;
 	s->left = 1;
-	s->why = why;
 }
 
 /*
@@ -391,18 +397,69 @@ xn(struct sw *s, size_t off, unsigned size, size_t n)
 }
 
 /*
+ * Whether the data of a record's dynamic fields share bytes with each
+ * other or lie among the fixed fields that swap: swapping both would
+ * not be its own inverse. Read before anything is swapped.
+ */
+static int
+dyn_overlap(const struct sw *s, const struct pd_tf_event *e, size_t off,
+    size_t n)
+{
+	struct { uint64_t lo, hi; } r[64];
+	const struct pd_tf_field *f;
+	uint64_t at, len;
+	uint32_t d;
+	size_t i, j, k = 0;
+	unsigned es;
+
+	for (i = 0; i < e->nfields; i++) {
+		f = &e->fields[i];
+		if ((f->kind != PD_TF_DATA_LOC && f->kind != PD_TF_REL_LOC) ||
+		    f->size != 4 || (uint64_t)f->offset + 4 > n ||
+		    (es = pd_tf_swap_size(f)) == 0)
+			continue;
+		d = pd_get_u32(s->p + off + f->offset);
+		if (s->in)
+			d = bswap_32(d);
+		at = d & 0xffff;
+		len = (d >> 16) / es * es;
+		if (f->kind == PD_TF_REL_LOC)
+			at += f->offset + 4;
+		if (len == 0 || at + (d >> 16) > n)
+			continue;	/* nothing, or left: see swap_raw */
+		if (at < e->swap_hi && at + len > e->swap_lo)
+			return 1;
+		for (j = 0; j < k; j++)
+			if (at < r[j].hi && at + len > r[j].lo)
+				return 1;
+		if (k == sizeof(r) / sizeof(r[0]))
+			return 1;	/* too many to tell: keep it safe */
+		r[k].lo = at;
+		r[k++].hi = at + len;
+	}
+	return 0;
+}
+
+/*
  * Tracepoint RAW data at off, n bytes: each field of the event's format
  * at its element size; texts stay bytes. The format is found by
  * common_type (a u16 at the start, in the writer's order), else by
- * attr.config. Without one the data are left as the writer's.
+ * attr.config. Without one the data are left as the writer's; so are
+ * they when fields that swap share bytes (the format says so), and so
+ * is the data of a record's dynamic fields when they share bytes with
+ * each other or the fixed fields: swapping those would not be its own
+ * inverse, and a round trip through the other order would scramble
+ * them.
  */
 static void
 swap_raw(struct sw *s, const struct pd_attr *a, size_t off, size_t n)
 {
-	const struct pd_tf_event *e = NULL;
+	const struct pd_tf_event *e = NULL, *o;
 	const struct pd_tf_field *f;
 	uint32_t d, at, sz;
 	size_t i;
+	unsigned es;
+	int dyn_left;
 
 	if (n == 0)
 		return;
@@ -421,20 +478,35 @@ swap_raw(struct sw *s, const struct pd_attr *a, size_t off, size_t n)
 		leave(s, "RAW data of an unknown format");
 		return;
 	}
+	/*
+	 * Data left as they were read as the other order on the way
+	 * back: their common_type may then name another event, so the
+	 * event's own config decides too.
+	 */
+	if (e->overlap || (e->id != a->config && (o = pd_tracefmt_event(
+	    s->tf, (uint32_t)a->config)) != NULL && o->overlap)) {
+		leave(s, "RAW fields that overlap in their format");
+		return;
+	}
+	/*
+	 * Their descriptors still swap: read native both ways, they lead
+	 * the conversion back to the same choice.
+	 */
+	dyn_left = e->ndyn > 0 && dyn_overlap(s, e, off, n);
+	if (dyn_left)
+		leave(s, "RAW dynamic field data that overlap other fields");
 	for (i = 0; i < e->nfields; i++) {
 		f = &e->fields[i];
 		if ((uint64_t)f->offset + f->size > n) {
 			leave(s, "RAW data shorter than its format");
 			continue;
 		}
+		es = pd_tf_swap_size(f);
 		switch (f->kind) {
 		case PD_TF_NUM:
-			xn(s, off + f->offset, f->size, 1);
-			break;
 		case PD_TF_ARRAY:
-			if (!f->is_char && f->elem_size > 1)
-				xn(s, off + f->offset, f->elem_size,
-				    f->size / f->elem_size);
+			if (es != 0)
+				xn(s, off + f->offset, es, f->size / es);
 			break;
 		case PD_TF_STRING:
 			break;
@@ -454,9 +526,8 @@ swap_raw(struct sw *s, const struct pd_attr *a, size_t off, size_t n)
 				leave(s, "a RAW dynamic field past the data");
 				break;
 			}
-			if (!f->is_char && f->elem_size > 1)
-				xn(s, off + at, f->elem_size,
-				    sz / f->elem_size);
+			if (es != 0 && !dyn_left)
+				xn(s, off + at, es, sz / es);
 			break;
 		}
 	}

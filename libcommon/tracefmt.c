@@ -43,6 +43,81 @@ free_event(struct pd_tf_event *e)
 	free((char *)e->print_fmt);
 }
 
+unsigned
+pd_tf_swap_size(const struct pd_tf_field *f)
+{
+	unsigned es = f->kind == PD_TF_NUM ? f->size : f->elem_size;
+
+	if (f->kind == PD_TF_STRING || (f->kind != PD_TF_NUM && f->is_char))
+		return 0;
+	return es == 2 || es == 4 || es == 8 ? es : 0;
+}
+
+struct range {
+	uint32_t	 lo, hi;
+};
+
+static int
+cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Which bytes of the RAW data a conversion swaps (see the struct): the
+ * fixed fields' ranges, sorted; two that share a byte make the event's
+ * conversion not its own inverse, so it is refused. 0, or -1 when out
+ * of memory.
+ */
+static int
+swap_layout(struct pd_tf_event *e)
+{
+	struct range *r;
+	size_t i, n = 0;
+	uint32_t hi;
+	unsigned es;
+
+	e->swap_lo = UINT32_MAX;
+	e->swap_hi = 0;
+	if (e->nfields == 0)
+		return 0;
+	if ((r = malloc(e->nfields * sizeof(*r))) == NULL)
+		return -1;
+	for (i = 0; i < e->nfields; i++) {
+		const struct pd_tf_field *f = &e->fields[i];
+
+		es = pd_tf_swap_size(f);
+		if (f->kind == PD_TF_DATA_LOC || f->kind == PD_TF_REL_LOC) {
+			if (es != 0)
+				e->ndyn++;
+			if (f->size != 4)
+				continue;	/* left, see swap.c */
+			r[n].hi = f->offset + 4;
+		} else if (es != 0 && f->size / es > 0)
+			r[n].hi = f->offset + f->size / es * es;
+		else
+			continue;
+		if (r[n].hi < f->offset)
+			r[n].hi = UINT32_MAX;	/* wrapped: overlaps all */
+		r[n++].lo = f->offset;
+	}
+	qsort(r, n, sizeof(*r), cmp_range);
+	for (i = 0, hi = 0; i < n && !e->overlap; i++) {
+		if (i > 0 && r[i].lo < hi)
+			e->overlap = 1;
+		if (r[i].hi > hi)
+			hi = r[i].hi;
+	}
+	if (n > 0) {
+		e->swap_lo = r[0].lo;
+		e->swap_hi = hi;
+	}
+	free(r);
+	return 0;
+}
+
 void
 pd_tracefmt_free(struct pd_tracefmt *tf)
 {
@@ -398,6 +473,8 @@ parse_format(struct pd_tracefmt *tf, const char *sys, const char *txt,
 	if (e.name == NULL || !have_id || id < 0)
 		goto bad;
 	e.id = id;
+	if (swap_layout(&e) < 0)
+		goto bad;
 	if (tf->n == tf->ecap) {
 		size_t nc = tf->ecap ? tf->ecap * 2 : 32;
 		struct pd_tf_event *ne = realloc(tf->events,

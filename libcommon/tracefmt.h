@@ -60,7 +60,24 @@ struct pd_tf_event {
 	const char		*print_fmt;	/* as in the format file */
 	struct pd_tf_field	*fields;	/* common fields first */
 	size_t			 nfields;
+	/*
+	 * For a byte-order conversion (swap.c), which must be its own
+	 * inverse: the fixed bytes it swaps lie in [swap_lo, swap_hi);
+	 * when two fields swap some of the same bytes, overlap is set
+	 * and no byte of the RAW data may be swapped; ndyn counts the
+	 * dynamic fields whose data swap (they may overlap in a record).
+	 */
+	uint32_t		 swap_lo, swap_hi;
+	int			 overlap;
+	size_t			 ndyn;
 };
+
+/*
+ * The element size a byte-order conversion swaps a field's data by: 2,
+ * 4 or 8; 0 when they stay bytes (text, u8, other sizes). For a dynamic
+ * field, that of the data it points to; its u32 descriptor swaps too.
+ */
+unsigned	pd_tf_swap_size(const struct pd_tf_field *);
 
 /* A piece of the blob (kallsyms, printk formats, cmdlines). */
 struct pd_tf_span {

@@ -23,6 +23,8 @@ struct pd_zdec {
 	size_t			 hint;		/* zstd's last return value */
 	uint64_t		 produced;	/* from the fed record */
 	uint64_t		 limit;
+	uint64_t		 total_in;	/* compressed bytes taken */
+	uint64_t		 total_out;	/* and what they gave */
 	unsigned char		*out;
 	size_t			 pos, end;	/* undelivered out[pos, end) */
 	unsigned		 ninexact;	/* swapped only in part */
@@ -144,11 +146,18 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 		if (z->in.pos != in_pos || out.pos != z->end)
 			z->hint = r;
 		z->produced += out.pos - z->end;
+		z->total_in += z->in.pos - in_pos;
+		z->total_out += out.pos - z->end;
 		z->end = out.pos;
 		if (z->produced > z->limit)
 			return pd_err_set(err, z->in_off, "%s record expands "
 			    "past %" PRIu64 " bytes (a zstd bomb?)",
 			    pd_rec_name(z->in_type), z->limit);
+		if (!pd_zdec_ratio_ok(z->total_in, z->total_out))
+			return pd_err_set(err, z->in_off, "compressed data "
+			    "expand more than %d times: %" PRIu64 " bytes "
+			    "from %" PRIu64 " (a zstd bomb?)",
+			    PD_ZDEC_RATIO_MAX, z->total_out, z->total_in);
 	}
 	if (z->swapped) {
 		const char *why;

@@ -8,6 +8,8 @@
 #ifndef PD_ZDEC_H
 #define PD_ZDEC_H
 
+#include <stdint.h>
+
 #include "libcommon/record.h"
 
 struct pd_evlist;
@@ -27,6 +29,24 @@ struct pd_zdec	*pd_zdec_new(const struct pd_evlist *el, int swapped);
 #define PD_ZDEC_LIMIT_MIN	(16ULL << 20)
 #define PD_ZDEC_LIMIT_MAX	(1ULL << 30)
 void		 pd_zdec_set_limit(struct pd_zdec *, uint64_t mmap_len);
+
+/*
+ * And over a whole input, since records that each stay under that limit
+ * still add up (20 records of 32 KiB made 21 GB): once the output of an
+ * input passes PD_ZDEC_RATIO_FLOOR bytes, it may be at most
+ * PD_ZDEC_RATIO_MAX times the compressed bytes taken so far. perf's own
+ * data compress about 10 to 30 times; zstd's limit is 32768 (an RLE
+ * block). pd_zdec_ratio_ok() is the rule, for every decompressor; past
+ * it pd_zdec_next() fails.
+ */
+#define PD_ZDEC_RATIO_FLOOR	(64ULL << 20)
+#define PD_ZDEC_RATIO_MAX	1000
+
+static inline int
+pd_zdec_ratio_ok(uint64_t in, uint64_t out)
+{
+	return out <= PD_ZDEC_RATIO_FLOOR || out / PD_ZDEC_RATIO_MAX <= in;
+}
 void		 pd_zdec_free(struct pd_zdec *);
 
 /*

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,7 +195,10 @@ put_dval(const struct pd_dval *v, int json)
 			out_ch('"');
 		break;
 	case PD_D_DOUBLE:
-		snprintf(buf, sizeof(buf), "%.17g", v->d);
+		/* JSON has no NaN or infinity: those are strings there. */
+		snprintf(buf, sizeof(buf), "%s%.17g%s",
+		    json && !isfinite(v->d) ? "\"" : "", v->d,
+		    json && !isfinite(v->d) ? "\"" : "");
 		out_str(buf);
 		break;
 	}
@@ -341,9 +345,16 @@ jv_close(void *ctx, int list)
 	struct jvis *j = ctx;
 	size_t k;
 
-	out_ch(list ? ']' : '}');
-	if (j->depth > 0)
-		j->depth--;
+	/*
+	 * Its own record of what is open decides, and a close with
+	 * nothing open is dropped: whatever a walk does, the output
+	 * stays JSON.
+	 */
+	(void)list;
+	if (j->depth <= 1)
+		return;
+	out_ch(j->islist[j->depth] ? ']' : '}');
+	j->depth--;
 	if (j->in_sid && j->depth == 1) {
 		j->in_sid = 0;
 		for (k = 0; k < NTOP; k++)
@@ -628,11 +639,11 @@ sample_raw(struct dumper *d, const struct pd_evsel *ev,
 		size_t n;
 
 		if (d->json) {
+			/* The name comes from the stream's tracing data. */
 			if (i > 0)
 				out_ch(',');
-			out_ch('"');
-			out_str(f->name);
-			OUT_S("\":");
+			out_json_str(f->name, strlen(f->name));
+			out_ch(':');
 		} else {
 			out_ch(' ');
 			out_str(f->name);

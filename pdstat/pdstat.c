@@ -25,6 +25,7 @@
 #include "libcommon/sample.h"
 #include "libcommon/samplehead.h"
 #include "libcommon/symbols.h"
+#include "libcommon/utf8.h"
 #include "libcommon/writer.h"
 #include "pdstat/flame.h"
 #include "pdstat/tap.h"
@@ -722,19 +723,29 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 		symtop_print(g_top, f, el, g_topn);
 }
 
+/*
+ * A string from the stream as a JSON string: well-formed UTF-8 as it
+ * is, every other byte (control, DEL, a byte that starts no well-formed
+ * sequence) as \u00XX, that byte's value as a code point, as pddump
+ * does, so that the output is always valid JSON.
+ */
 static void
 json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), k;
 
 	fputc('"', f);
-	for (; *p; p++) {
+	for (; n > 0; p += k, n -= k) {
+		k = 1;
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (*p < 0x20 || *p == 0x7f ||
+		    (k = pd_utf8_seq(p, n)) == 0) {
 			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+			k = 1;
+		} else
+			fwrite(p, 1, k, f);
 	}
 	fputc('"', f);
 }

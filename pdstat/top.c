@@ -18,6 +18,7 @@
 #include "libcommon/samplehead.h"
 #include "libcommon/symbols.h"
 #include "libcommon/symq.h"
+#include "libcommon/utf8.h"
 
 #define ROWS_MAX	(1U << 20)
 
@@ -325,19 +326,24 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 	}
 }
 
+/* As pdstat.c's json_str: always valid JSON, whatever the bytes. */
 static void
 jstr(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), k;
 
 	fputc('"', f);
-	for (; *p != '\0'; p++) {
+	for (; n > 0; p += k, n -= k) {
+		k = 1;
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
+		else if (*p < 0x20 || *p == 0x7f ||
+		    (k = pd_utf8_seq(p, n)) == 0) {
 			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
+			k = 1;
+		} else
+			fwrite(p, 1, k, f);
 	}
 	fputc('"', f);
 }

@@ -49,6 +49,8 @@ struct zswap {
 
 	unsigned char		 out[REC_LIMIT + 16];
 	uint64_t		 limit;		/* expansion of one record */
+	uint64_t		 total_in;	/* and of the input: zdec.h */
+	uint64_t		 total_out;
 	unsigned		 ninexact;
 	const char		*inexact;
 };
@@ -304,7 +306,7 @@ int
 zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
 {
 	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
-	size_t n = rec->size - PD_REC_HDR_SIZE, limit, r, start;
+	size_t n = rec->size - PD_REC_HDR_SIZE, limit, r, start, in_pos;
 	ZSTD_inBuffer in;
 	ZSTD_outBuffer out;
 
@@ -338,10 +340,13 @@ zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
 		out.dst = z->buf;
 		out.size = z->cap;
 		out.pos = z->len;
+		in_pos = in.pos;
 		r = ZSTD_decompressStream(z->ds, &out, &in);
 		if (ZSTD_isError(r))
 			return pd_err_set(err, rec->offset, "corrupt zstd "
 			    "data: %s", ZSTD_getErrorName(r));
+		z->total_in += in.pos - in_pos;
+		z->total_out += out.pos - z->len;
 		z->len = out.pos;
 		/*
 		 * The whole record is held before it is converted: without
@@ -352,6 +357,11 @@ zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
 			return pd_err_set(err, rec->offset, "%s record "
 			    "expands past %" PRIu64 " bytes (a zstd bomb?)",
 			    pd_rec_name(rec->type), z->limit);
+		if (!pd_zdec_ratio_ok(z->total_in, z->total_out))
+			return pd_err_set(err, rec->offset, "compressed data "
+			    "expand more than %d times: %" PRIu64 " bytes "
+			    "from %" PRIu64 " (a zstd bomb?)",
+			    PD_ZDEC_RATIO_MAX, z->total_out, z->total_in);
 	} while (in.pos < in.size || out.pos == out.size);
 	if (convert(z, rec->offset, err) < 0)
 		return -1;

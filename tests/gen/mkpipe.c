@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAXBUF	(1 << 20)
+#define MAXBUF	(2 << 20)	/* room for a tracing blob over 512 KiB */
 
 static unsigned char buf[MAXBUF];
 static size_t len;
@@ -451,6 +451,355 @@ file_mode(int past_end)
 		fault = attrs_at + 128;
 }
 
+/* Cases for issue 18 findings 1, 2, 10, 12, 13 (hostile streams). */
+
+/*
+ * A HEADER_TRACING_DATA record and its blob, in the stream's order: the
+ * event format files `fmts` (all of system "sys"), and `nsyms` lines of
+ * kallsyms text to make it as large as a test needs.
+ */
+static void
+tracing_rec(const char *const *fmts, int nfmts, int nsyms)
+{
+	static const char hp[] = "\tfield: u64 timestamp;\toffset:0;\t"
+	    "size:8;\tsigned:0;\n";
+	static const char he[] = "# compressed entry header\n";
+	char line[64];
+	size_t at, blob, ks;
+	int i;
+
+	at = rec_begin(66, 0);
+	p32(0);				/* blob + pad, set below */
+	p32(0);
+	rec_end(at);
+	blob = len;
+	pbytes("\027\bDtracing0.6", 14);	/* with its NUL */
+	put(be, 1);			/* the blob's own byte order */
+	put(8, 1);			/* long size */
+	p32(4096);			/* page size */
+	pstr("header_page", 1);
+	p64(sizeof(hp) - 1);
+	pbytes(hp, sizeof(hp) - 1);
+	pstr("header_event", 1);
+	p64(sizeof(he) - 1);
+	pbytes(he, sizeof(he) - 1);
+	p32(0);				/* ftrace formats */
+	p32(nfmts > 0);			/* systems */
+	if (nfmts > 0) {
+		pstr("sys", 1);
+		p32(nfmts);
+		for (i = 0; i < nfmts; i++) {
+			p64(strlen(fmts[i]));
+			pbytes(fmts[i], strlen(fmts[i]));
+		}
+	}
+	ks = len;
+	p32(0);				/* kallsyms size, set below */
+	for (i = 0; i < nsyms; i++) {
+		snprintf(line, sizeof(line), "ffffffff81%06x T sym_%d\n",
+		    i * 16, i);
+		pbytes(line, strlen(line));
+	}
+	set(ks, len - ks - 4, 4);
+	p32(0);				/* printk */
+	p64(0);				/* cmdlines */
+	pzero((8 - (len - blob) % 8) % 8);
+	set(at + 8, len - blob, 4);
+}
+
+/*
+ * A tracing blob of about 600 KiB (its kallsyms text makes it large),
+ * more than half the reader's buffer, so that it is streamed and not
+ * read with its record: the case of a real `-e 'syscalls:*'` blob.
+ */
+static void
+tracing_big(void)
+{
+	int i;
+
+	ok_head();
+	tracing_rec(NULL, 0, 20000);
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
+#define TP_COMMON \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\t" \
+	"signed:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\t" \
+	"signed:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\t" \
+	"size:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* A tracepoint SAMPLE of the standard layout plus RAW (n bytes). */
+static void
+tp_sample(uint64_t id, const unsigned char *raw, size_t n)
+{
+	size_t at = rec_begin(9, 2), i;
+
+	p64(0x400100);			/* ip */
+	p32(42);
+	p32(42);
+	p64(3000);			/* time */
+	p64(id);
+	p32(0);				/* cpu */
+	p32(0);
+	p64(1);				/* period */
+	p32(n + (8 - (4 + n) % 8) % 8);	/* the pad counts, as perf has it */
+	for (i = 0; i < n; i++)		/* bytes: the fields are in order */
+		put(raw[i], 1);
+	pzero((8 - (4 + n) % 8) % 8);
+	rec_end(at);
+}
+
+/* RAW data, field by field in the stream's order, into r. */
+static size_t
+raw_put(unsigned char *r, size_t at, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		r[at + i] = v >> 8 * (be ? n - 1 - i : i);
+	return at + n;
+}
+
+static size_t
+raw_common(unsigned char *r, uint16_t type)
+{
+	size_t at = raw_put(r, 0, type, 2);
+
+	at = raw_put(r, at, 0, 2);
+	return raw_put(r, at, 42, 4);
+}
+
+/*
+ * Tracepoint formats whose fields share bytes, which no conversion can
+ * swap both ways (finding 13): sys:ov's u64 a and u32 b at offset 8;
+ * sys:dyn's two dynamic arrays, whose data overlap in one record and
+ * lie among the fixed fields in another (a third record is fine);
+ * sys:fine, converted as usual; and sys:decoy, whose id is sys:ov's
+ * byte-swapped, as its RAW data left as they were read on the way back.
+ */
+static void
+tp_overlap(void)
+{
+	static const char *const fmts[] = {
+		"name: ov\nID: 300\n" TP_COMMON
+		"\tfield:u64 a;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 b;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"a=%llu\", REC->a\n",
+		"name: dyn\nID: 301\n" TP_COMMON
+		"\tfield:__data_loc u32[] x;\toffset:8;\tsize:4;\t"
+		"signed:0;\n"
+		"\tfield:__data_loc u16[] y;\toffset:12;\tsize:4;\t"
+		"signed:0;\n\n"
+		"print fmt: \"x\"\n",
+		"name: fine\nID: 302\n" TP_COMMON
+		"\tfield:u32 v;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:u16 w[2];\toffset:12;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"v=%u\", REC->v\n",
+		/* 300 byte-swapped: sys:ov's common_type, left, read back */
+		"name: decoy\nID: 11265\n" TP_COMMON
+		"\tfield:u32 p;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:u16 q;\toffset:12;\tsize:2;\tsigned:0;\n\n"
+		"print fmt: \"p=%u\", REC->p\n",
+	};
+	static const uint64_t ids[] = { 31 }, dids[] = { 32 },
+	    fids[] = { 33 };
+	struct attr tp = {
+		.type = 2, .size = 128, .config = 300,
+		.sample_type = STD_TYPE | ST_RAW,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	unsigned char r[64];
+	size_t n;
+
+	header();
+	attr_rec(&tp, ids, 1);
+	tp.config = 301;
+	attr_rec(&tp, dids, 1);
+	tp.config = 302;
+	attr_rec(&tp, fids, 1);
+	tracing_rec(fmts, 4, 0);
+	n = raw_common(r, 302);
+	n = raw_put(r, n, 0x11223344, 4);
+	n = raw_put(r, n, 0x5566, 2);
+	n = raw_put(r, n, 0x7788, 2);
+	tp_sample(33, r, n);
+	n = raw_common(r, 300);
+	n = raw_put(r, n, 0x0102030405060708ULL, 8);
+	tp_sample(31, r, n);
+	/* x: 8 bytes at 16; y: 8 bytes at 18 ("-o": where it starts) */
+	fault = len;
+	n = raw_common(r, 301);
+	n = raw_put(r, n, 8 << 16 | 16, 4);
+	n = raw_put(r, n, 8 << 16 | 18, 4);
+	n = raw_put(r, n, 0xa1a2a3a4, 4);
+	n = raw_put(r, n, 0xb1b2b3b4, 4);
+	n = raw_put(r, n, 0xc1c2, 2);
+	tp_sample(32, r, n);
+	/* x: 8 bytes at 4, over common_pid and the descriptors */
+	n = raw_common(r, 301);
+	n = raw_put(r, n, 8 << 16 | 4, 4);
+	n = raw_put(r, n, 0 << 16 | 16, 4);
+	tp_sample(32, r, n);
+	/* x: 8 bytes at 16; y: 4 bytes at 24: apart, converted */
+	n = raw_common(r, 301);
+	n = raw_put(r, n, 8 << 16 | 16, 4);
+	n = raw_put(r, n, 4 << 16 | 24, 4);
+	n = raw_put(r, n, 0xa1a2a3a4, 4);
+	n = raw_put(r, n, 0xb1b2b3b4, 4);
+	n = raw_put(r, n, 0xc1c2, 2);
+	n = raw_put(r, n, 0xd1d2, 2);
+	tp_sample(32, r, n);
+	finished_round();
+}
+
+/*
+ * Cpu maps that cost nothing to send and, decoded naively, a lot to
+ * print: a CPU_MAP and an EVENT_UPDATE CPUS whose RANGE ends at 0xffff
+ * (a u16 counter never passes it), then MASK maps whose long_size is
+ * neither 4 nor 8 (0xffff: a shift by 64 and 2^19 bits per word).
+ */
+static void
+cpumap_hostile(void)
+{
+	size_t at;
+	int i;
+
+	ok_head();
+	at = rec_begin(74, 0);		/* CPU_MAP */
+	p16(2);				/* RANGE_CPUS */
+	put(0, 1);			/* any_cpu */
+	put(0, 1);
+	p16(0);
+	p16(0xffff);
+	rec_end(at);
+	at = rec_begin(78, 0);		/* EVENT_UPDATE */
+	p64(3);				/* CPUS */
+	p64(11);			/* id */
+	p16(2);
+	put(1, 1);
+	put(0, 1);
+	p16(0);
+	p16(0xffff);
+	rec_end(at);
+	fault = at = rec_begin(74, 0);
+	p16(1);				/* MASK */
+	p16(2000);			/* nr */
+	p16(0xffff);			/* long_size */
+	pzero(2);
+	for (i = 0; i < 2000; i++)
+		p64(~0ULL);
+	rec_end(at);
+	at = rec_begin(78, 0);
+	p64(3);
+	p64(11);
+	p16(1);
+	p16(1);
+	p16(1);				/* long_size 1 */
+	put(0xff, 1);
+	pzero(1);
+	rec_end(at);
+	sample_rec(0);
+	finished_round();
+}
+
+/*
+ * Values JSON cannot hold as they are: EVENT_UPDATE scales of NaN, +inf
+ * and -inf, an EVENT_DESC whose attr_size (8) ends its walk inside an
+ * event, a HOSTNAME, a COMM and an MMAP file name with a byte that
+ * starts no UTF-8 sequence, a quote, and a well-formed "\xc3\xa9" that
+ * must stay.
+ */
+static void
+json_hostile(void)
+{
+	static const uint64_t scales[] = {
+		0x7ff8000000000000ULL, 0x7ff0000000000000ULL,
+		0xfff0000000000000ULL,
+	};
+	size_t at;
+	int i;
+
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE */
+	p64(3);				/* HOSTNAME */
+	p32(16);
+	pstr("h\xff\"\xc3\xa9", 16);
+	rec_end(at);
+	at = rec_begin(80, 0);
+	p64(12);			/* EVENT_DESC */
+	p32(1);				/* nr */
+	p32(8);				/* attr_size, < the 64 of VER0 */
+	p64(1);
+	p32(0);
+	p32(0);
+	rec_end(at);
+	for (i = 0; i < 3; i++) {
+		at = rec_begin(78, 0);	/* EVENT_UPDATE */
+		p64(1);			/* SCALE */
+		p64(11);
+		p64(scales[i]);
+		rec_end(at);
+	}
+	at = rec_begin(3, 0);		/* COMM */
+	p32(42);
+	p32(42);
+	pstr("c\xff\"\xc3\xa9", 8);
+	trailer(1000, 11);
+	rec_end(at);
+	at = rec_begin(1, 2);		/* MMAP, a file that is not there */
+	p32(42);
+	p32(42);
+	p64(0x400000);
+	p64(0x1000);
+	p64(0);
+	pstr("/nonexistent/m\xff\"\xc3\xa9", 8);
+	trailer(1001, 11);
+	rec_end(at);
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
+/*
+ * COMPRESSED records that each stay under the per-record limit but add
+ * up (finding 10): one zstd frame, never ended, as perf writes it, of
+ * RLE blocks that each give 128 KiB of one byte from 4 (a ratio of
+ * 32768). 0x08 bytes read as records of an unknown type and size 2056,
+ * in either byte order. 16 records of 64 blocks: 8 MiB each, 128 MiB in
+ * all, from about 4 KiB. The zstd data is little-endian in both orders.
+ */
+static void
+zstd_ratio_bomb(void)
+{
+	static const unsigned char frame[] = {
+		0x28, 0xb5, 0x2f, 0xfd,	/* magic */
+		0x00,			/* no size, checksum or dictionary */
+		0x38,			/* window 128 KiB */
+	};
+	/* RLE, not last, 131072 bytes: (131072 << 3 | 1 << 1), LE */
+	static const unsigned char rle[] = { 0x02, 0x00, 0x10, 0x08 };
+	size_t at;
+	int i, j;
+
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	for (i = 0; i < 16; i++) {
+		at = rec_begin(81, 0);	/* COMPRESSED */
+		if (i == 0)
+			pbytes(frame, sizeof(frame));
+		for (j = 0; j < 64; j++)
+			pbytes(rle, sizeof(rle));
+		rec_end(at);		/* not padded, as perf has it */
+	}
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -461,7 +810,12 @@ static const char *const cases[] = {
 	"sample-regs", "sample-stack", "sample-stack-dyn",
 	"sample-stack-dyn-big", "sample-read", "file-mode",
 	"file-section-past-end", "file-attrs-past-end",
-	"file-feature-past-end", "file-ids-past-end", NULL
+	"file-feature-past-end", "file-ids-past-end",
+	/* issue 18: findings 1, 2, 10, 12, 13 */
+	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
+	"json-hostile", "tp-overlap", "tp-overlap-be", "zstd-ratio-bomb",
+	"zstd-ratio-bomb-be",
+	NULL
 };
 
 static void
@@ -640,6 +994,25 @@ main(int argc, char **argv)
 		file_mode(3);
 	} else if (strcmp(c, "file-ids-past-end") == 0) {
 		file_mode(4);
+	/* issue 18: findings 1, 2, 10, 12, 13 */
+	} else if (strcmp(c, "tracing-big") == 0 ||
+	    strcmp(c, "tracing-big-be") == 0) {
+		be = c[11] != '\0';
+		tracing_big();
+	} else if (strcmp(c, "cpumap-hostile") == 0 ||
+	    strcmp(c, "cpumap-hostile-be") == 0) {
+		be = c[14] != '\0';
+		cpumap_hostile();
+	} else if (strcmp(c, "json-hostile") == 0) {
+		json_hostile();
+	} else if (strcmp(c, "tp-overlap") == 0 ||
+	    strcmp(c, "tp-overlap-be") == 0) {
+		be = c[10] != '\0';
+		tp_overlap();
+	} else if (strcmp(c, "zstd-ratio-bomb") == 0 ||
+	    strcmp(c, "zstd-ratio-bomb-be") == 0) {
+		be = c[15] != '\0';
+		zstd_ratio_bomb();
 	} else {
 		usage();
 	}
