@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libcommon/idmap.h"
 #include "libcommon/samplehead.h"
 
 struct pd_rec;
@@ -60,10 +61,7 @@ struct pd_evlist {
 	struct pd_evsel	*evsels;
 	size_t		 n;
 	size_t		 cap;
-	uint64_t	*id_keys;	/* open addressing id -> evsel index */
-	int		*id_vals;
-	size_t		 id_cap;
-	size_t		 id_n;
+	struct pd_idmap	 idmap;		/* sample id -> evsel index */
 	/* event formats for RAW conversion (swap.h); not owned */
 	const struct pd_tracefmt *tf;
 };

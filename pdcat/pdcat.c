@@ -13,6 +13,7 @@
 
 #include "libcommon/evlist.h"
 #include "libcommon/feature.h"
+#include "libcommon/idmap.h"
 #include "libcommon/ids.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
@@ -54,15 +55,9 @@ usage(FILE *f, int status)
  * Sample ids must stay unique across joined inputs. Every id an input
  * uses is claimed by that input the first time it shows up; an id that
  * an earlier input already claimed is given a fresh number for the rest
- * of this input.
+ * of this input. The maps are keyed by ids the inputs choose, hence
+ * pd_idmap's seeded hash.
  */
-struct idtab {
-	uint64_t	*keys;
-	uint64_t	*vals;		/* owner input (ids) / new id (map) */
-	unsigned char	*used;
-	size_t		 cap, n;
-};
-
 /*
  * Owner of the ids pdcat makes up: an input that uses one of them itself
  * has it renumbered too.
@@ -70,78 +65,13 @@ struct idtab {
 #define OWNER_PDCAT	UINT64_MAX
 
 struct joiner {
-	struct idtab	 owners;	/* id -> input that claimed it */
-	struct idtab	 map;		/* this input's id -> new id */
-	struct idtab	 evids;		/* this input's event -> its id */
+	struct pd_idmap	 owners;	/* id -> input that claimed it */
+	struct pd_idmap	 map;		/* this input's id -> new id */
+	struct pd_idmap	 evids;		/* this input's event -> its id */
 	uint64_t	 input;
 	uint64_t	 next_id;
 	int		 nomem;
 };
-
-static size_t
-slot(const struct idtab *t, uint64_t k)
-{
-	size_t h = (k * 0x9e3779b97f4a7c15ULL) >> 17;
-
-	for (h &= t->cap - 1; t->used[h] && t->keys[h] != k;
-	    h = (h + 1) & (t->cap - 1))
-		;
-	return h;
-}
-
-static int
-tab_get(const struct idtab *t, uint64_t k, uint64_t *v)
-{
-	size_t h;
-
-	if (t->cap == 0)
-		return 0;
-	h = slot(t, k);
-	if (!t->used[h])
-		return 0;
-	*v = t->vals[h];
-	return 1;
-}
-
-static int
-tab_put(struct idtab *t, uint64_t k, uint64_t v)
-{
-	size_t h, i;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		struct idtab o = *t;
-
-		t->cap = o.cap ? o.cap * 2 : 256;
-		t->keys = malloc(t->cap * sizeof(*t->keys));
-		t->vals = malloc(t->cap * sizeof(*t->vals));
-		t->used = calloc(t->cap, 1);
-		if (t->keys == NULL || t->vals == NULL || t->used == NULL)
-			return -1;
-		t->n = 0;
-		for (i = 0; i < o.cap; i++)
-			if (o.used[i])
-				tab_put(t, o.keys[i], o.vals[i]);
-		free(o.keys);
-		free(o.vals);
-		free(o.used);
-	}
-	h = slot(t, k);
-	if (!t->used[h])
-		t->n++;
-	t->used[h] = 1;
-	t->keys[h] = k;
-	t->vals[h] = v;
-	return 0;
-}
-
-static void
-tab_free(struct idtab *t)
-{
-	free(t->keys);
-	free(t->vals);
-	free(t->used);
-	memset(t, 0, sizeof(*t));
-}
 
 static uint64_t
 map_id(void *ctx, uint64_t id)
@@ -151,23 +81,23 @@ map_id(void *ctx, uint64_t id)
 
 	if (id == 0)
 		return 0;		/* synthesized records: first event */
-	if (tab_get(&j->map, id, &v))
+	if (pd_idmap_get(&j->map, id, &v))
 		return v;
-	if (!tab_get(&j->owners, id, &v)) {
+	if (!pd_idmap_get(&j->owners, id, &v)) {
 		v = id;
 	} else if (v == j->input) {
 		return id;
 	} else {
 		do
 			v = j->next_id++;
-		while (tab_get(&j->owners, v, &(uint64_t){0}));
+		while (pd_idmap_get(&j->owners, v, NULL));
 	}
 	if (id >= j->next_id)
 		j->next_id = id + 1;
 	if (v >= j->next_id)
 		j->next_id = v + 1;
-	if (tab_put(&j->owners, v, v == id ? j->input : OWNER_PDCAT) < 0 ||
-	    tab_put(&j->map, id, v) < 0)
+	if (pd_idmap_put(&j->owners, v, v == id ? j->input : OWNER_PDCAT) < 0 ||
+	    pd_idmap_put(&j->map, id, v) < 0)
 		j->nomem = 1;
 	return v;
 }
@@ -183,18 +113,18 @@ event_id(void *ctx, const struct pd_evsel *ev)
 	struct joiner *j = ctx;
 	uint64_t v;
 
-	if (tab_get(&j->evids, ev->idx, &v))
+	if (pd_idmap_get(&j->evids, ev->idx, &v))
 		return v;
 	if (ev->nids > 0) {
 		v = map_id(j, ev->ids[0]);
 	} else {
 		do
 			v = j->next_id++;
-		while (tab_get(&j->owners, v, &(uint64_t){0}));
-		if (tab_put(&j->owners, v, OWNER_PDCAT) < 0)
+		while (pd_idmap_get(&j->owners, v, NULL));
+		if (pd_idmap_put(&j->owners, v, OWNER_PDCAT) < 0)
 			j->nomem = 1;
 	}
-	if (tab_put(&j->evids, ev->idx, v) < 0)
+	if (pd_idmap_put(&j->evids, ev->idx, v) < 0)
 		j->nomem = 1;
 	return v;
 }
@@ -322,8 +252,8 @@ main(int argc, char **argv)
 			break;
 		}
 		j.input = i;
-		tab_free(&j.map);
-		tab_free(&j.evids);
+		pd_idmap_free(&j.map);
+		pd_idmap_free(&j.evids);
 		while ((r = pd_reader_next(rd, &rec)) > 0) {
 			const unsigned char *p;
 			ssize_t n;
@@ -398,9 +328,9 @@ main(int argc, char **argv)
 		w = NULL;
 		goto write_failed;
 	}
-	tab_free(&j.map);
-	tab_free(&j.evids);
-	tab_free(&j.owners);
+	pd_idmap_free(&j.map);
+	pd_idmap_free(&j.evids);
+	pd_idmap_free(&j.owners);
 	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
 		return PD_EXIT_DATA;
 	return status;

@@ -451,6 +451,85 @@ file_mode(int past_end)
 		fault = attrs_at + 128;
 }
 
+/*
+ * Issue 18 findings 4, 7, 8, 11 (hostile streams): fixtures bigger than
+ * the buffer are written out as they go (spill), between records.
+ */
+static void
+spill(void)
+{
+	size_t at;
+	ssize_t n;
+
+	for (at = 0; at < len; at += n)
+		if ((n = write(STDOUT_FILENO, buf + at, len - at)) <= 0) {
+			perror("mkpipe: write");
+			exit(1);
+		}
+	len = 0;
+}
+
+/* The inverse of an odd number modulo 2^64 (Newton's iteration). */
+static uint64_t
+inv64(uint64_t c)
+{
+	uint64_t x = c;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		x *= 2 - c * x;
+	return x;
+}
+
+/*
+ * Finding 4: n ids that the old evlist hash (xorshift 33, times
+ * 0xff51afd7ed558ccd, xorshift 33) sent to one slot, then n that pdcat's
+ * old table (times the golden ratio, >> 17) did; then samples naming the
+ * first id, so that lookups walk the cluster too.
+ */
+static void
+idflood(size_t n)
+{
+	uint64_t cinv = inv64(0xff51afd7ed558ccdULL);
+	uint64_t ginv = inv64(0x9e3779b97f4a7c15ULL);
+	uint64_t ids[4096], x, first = 0;
+	size_t i, k = 0;
+	int j;
+
+	header();
+	for (i = 0; i < 2 * n; i++) {
+		if (i < n) {
+			x = (uint64_t)(i + 1) << 32;
+			x ^= x >> 33;
+			x *= cinv;
+			x ^= x >> 33;
+		} else {
+			x = ((uint64_t)(i - n + 1) << 40) * ginv;
+		}
+		if (i == 0)
+			first = x;
+		ids[k++] = x;
+		if (k == 4096 || i + 1 == 2 * n) {
+			attr_rec(&std_attr, ids, k);
+			k = 0;
+			spill();
+		}
+	}
+	for (j = 0; j < 1000; j++) {
+		size_t at = rec_begin(9, 2);
+
+		p64(0x400100);
+		p32(42);
+		p32(42);
+		p64(2000 + j);
+		p64(first);
+		p32(0);
+		p32(0);
+		p64(1);
+		rec_end(at);
+	}
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -461,7 +540,10 @@ static const char *const cases[] = {
 	"sample-regs", "sample-stack", "sample-stack-dyn",
 	"sample-stack-dyn-big", "sample-read", "file-mode",
 	"file-section-past-end", "file-attrs-past-end",
-	"file-feature-past-end", "file-ids-past-end", NULL
+	"file-feature-past-end", "file-ids-past-end",
+	/* issue 18 findings 4, 7, 8, 11 */
+	"idflood [N]",
+	NULL
 };
 
 static void
@@ -640,6 +722,9 @@ main(int argc, char **argv)
 		file_mode(3);
 	} else if (strcmp(c, "file-ids-past-end") == 0) {
 		file_mode(4);
+	/* issue 18 findings 4, 7, 8, 11 */
+	} else if (strcmp(c, "idflood") == 0) {
+		idflood(argc > 2 ? strtoul(argv[2], NULL, 10) : 200000);
 	} else {
 		usage();
 	}
