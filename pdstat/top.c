@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/esc.h"
 #include "libcommon/evlist.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
@@ -290,6 +291,8 @@ void
 symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
     size_t n)
 {
+	/* Names from the stream go out escaped (esc.h). */
+	static char e1[1024], e2[1024];
 	struct row **v;
 	char buf[64];
 	size_t ev, i, k;
@@ -299,7 +302,8 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 			continue;
 		fprintf(f, "\ntop %s of %s (%% of %" PRIu64 " samples' "
 		    "period)\n", t->by_dso ? "dsos" : "symbols",
-		    evname(el, ev, buf, sizeof(buf)), t->tot[ev].samples);
+		    pd_esc_str(evname(el, ev, buf, sizeof(buf)), e1,
+		    sizeof(e1)), t->tot[ev].samples);
 		fprintf(f, "%8s %10s  %s\n", "overhead", "samples",
 		    t->by_dso ? "dso" : "symbol");
 		v = ranked(t, ev, &k);
@@ -309,13 +313,16 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 			fprintf(f, "%7.2f%% %10" PRIu64 "  ",
 			    pct(r->period, t->tot[ev].period), r->samples);
 			if (t->by_dso)
-				fprintf(f, "%s\n", r->dso);
+				fprintf(f, "%s\n", pd_esc_str(r->dso, e2,
+				    sizeof(e2)));
 			else if (r->sym != NULL)
 				fprintf(f, "[%c] %s  (%s)\n", r->kernel ? 'k' :
-				    '.', r->sym, r->dso);
+				    '.', pd_esc_str(r->sym, e1, sizeof(e1)),
+				    pd_esc_str(r->dso, e2, sizeof(e2)));
 			else
 				fprintf(f, "[%c] 0x%016" PRIx64 "  (%s)\n",
-				    r->kernel ? 'k' : '.', r->addr, r->dso);
+				    r->kernel ? 'k' : '.', r->addr,
+				    pd_esc_str(r->dso, e2, sizeof(e2)));
 		}
 		free(v);
 		if (t->tot[ev].dropped > 0)

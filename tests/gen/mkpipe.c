@@ -530,6 +530,60 @@ idflood(size_t n)
 	}
 }
 
+/*
+ * Finding 11: terminal escapes (OSC title, clear screen, a C1 CSI byte)
+ * in every string a reader prints: hostname, cmdline, event name, comm
+ * and a mapped path, with one sample in that map.
+ */
+static void
+esc_strings(void)
+{
+	static const char e[] = "\033]0;TITLE\007\033[2J\233m";
+	char s[64];
+	size_t at;
+
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	snprintf(s, sizeof(s), "host%s", e);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE: HOSTNAME */
+	p64(3);
+	p32(64);
+	pstr(s, 64);
+	rec_end(at);
+	snprintf(s, sizeof(s), "cmd%s", e);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE: CMDLINE */
+	p64(11);
+	p32(1);
+	p32(64);
+	pstr(s, 64);
+	rec_end(at);
+	snprintf(s, sizeof(s), "ev%s", e);
+	at = rec_begin(78, 0);		/* EVENT_UPDATE: NAME */
+	p64(2);
+	p64(11);
+	pstr(s, 8);
+	rec_end(at);
+	snprintf(s, sizeof(s), "co%s", e);
+	at = rec_begin(3, 0);		/* COMM */
+	p32(42);
+	p32(42);
+	pstr(s, 8);
+	trailer(1000, 11);
+	rec_end(at);
+	snprintf(s, sizeof(s), "/nonexistent/lib%s.so", e);
+	at = rec_begin(1, 2);		/* MMAP */
+	p32(42);
+	p32(42);
+	p64(0x400000);
+	p64(0x1000);
+	p64(0);
+	pstr(s, 8);
+	trailer(1001, 11);
+	rec_end(at);
+	sample_rec(0);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -542,7 +596,7 @@ static const char *const cases[] = {
 	"file-section-past-end", "file-attrs-past-end",
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18 findings 4, 7, 8, 11 */
-	"idflood [N]",
+	"idflood [N]", "esc-strings",
 	NULL
 };
 
@@ -725,6 +779,8 @@ main(int argc, char **argv)
 	/* issue 18 findings 4, 7, 8, 11 */
 	} else if (strcmp(c, "idflood") == 0) {
 		idflood(argc > 2 ? strtoul(argv[2], NULL, 10) : 200000);
+	} else if (strcmp(c, "esc-strings") == 0) {
+		esc_strings();
 	} else {
 		usage();
 	}
