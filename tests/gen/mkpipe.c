@@ -584,6 +584,33 @@ esc_strings(void)
 	finished_round();
 }
 
+/*
+ * Finding 7: n 16-byte records (SWITCH with a time-only sample_id_all
+ * trailer) and no FINISHED_ROUND, their times decreasing ("dec") or
+ * random ("rand", a fixed LCG): what makes pdsort's -m cap bite hardest.
+ */
+static void
+tiny(size_t n, int random)
+{
+	static const struct attr a = {
+		.type = 1, .size = 128, .sample_type = ST_TIME,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	uint64_t x = 3;
+	size_t i, at;
+
+	header();
+	attr_rec(&a, NULL, 0);
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		at = rec_begin(14, 0);
+		p64(random ? (x >> 34) + 1 : n - i);
+		rec_end(at);
+		if (len > MAXBUF / 2)
+			spill();
+	}
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -596,7 +623,7 @@ static const char *const cases[] = {
 	"file-section-past-end", "file-attrs-past-end",
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18 findings 4, 7, 8, 11 */
-	"idflood [N]", "esc-strings",
+	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
 	NULL
 };
 
@@ -781,6 +808,10 @@ main(int argc, char **argv)
 		idflood(argc > 2 ? strtoul(argv[2], NULL, 10) : 200000);
 	} else if (strcmp(c, "esc-strings") == 0) {
 		esc_strings();
+	} else if (strcmp(c, "tiny-dec") == 0 && argc > 2) {
+		tiny(strtoul(argv[2], NULL, 10), 0);
+	} else if (strcmp(c, "tiny-rand") == 0 && argc > 2) {
+		tiny(strtoul(argv[2], NULL, 10), 1);
 	} else {
 		usage();
 	}
