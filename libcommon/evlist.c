@@ -186,6 +186,7 @@ pd_evlist_set_name(struct pd_evlist *el, int idx, const char *name,
 		return -1;
 	free(el->evsels[idx].name);
 	el->evsels[idx].name = s;
+	el->evsels[idx].named = 1;
 	return 0;
 }
 

@@ -55,6 +55,7 @@ struct pd_evsel {
 	uint16_t	 id_hdr_size;	/* sample_id_all trailer bytes, or 0 */
 	struct pd_sample_layout head;	/* the SAMPLE's fixed fields */
 	unsigned	 parsable:1;	/* only bits we know in the layout */
+	unsigned	 named:1;	/* by a record, not by default */
 };
 
 struct pd_evlist {
@@ -87,7 +88,7 @@ int	pd_evlist_add(struct pd_evlist *, const void *attr, size_t attr_len,
 int	pd_evlist_add_ids(struct pd_evlist *, int idx, const uint64_t *ids,
 	    size_t nids);
 
-/* Replaces an event's name (copied); 0 or -1. */
+/* Replaces an event's name (copied) and marks it named; 0 or -1. */
 int	pd_evlist_set_name(struct pd_evlist *, int idx, const char *name,
 	    size_t len);
 

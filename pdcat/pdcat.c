@@ -129,6 +129,49 @@ event_id(void *ctx, const struct pd_evsel *ev)
 	return v;
 }
 
+/*
+ * EVENT_DESC names events by index, which in a join is the index among
+ * every input's events: a later input's would rename the first input's
+ * (perf and pdtools name an unnamed event from it, pdtools formerly any).
+ * A later input's EVENT_DESC is therefore said as EVENT_UPDATE NAME
+ * records, which name by id, and left out.
+ */
+struct desc_ctx {
+	struct joiner		*j;
+	const struct pd_evlist	*el;
+	struct pd_writer	*w;
+	struct pd_zenc		*z;
+	uint64_t		 offset;
+};
+
+static int
+desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
+    const unsigned char *ids, uint32_t nids)
+{
+	static unsigned char b[PD_REC_MAX];
+	struct desc_ctx *c = ctx;
+	struct pd_rec rec;
+	size_t size = 24 + PD_ALIGN8(len + 1);
+
+	(void)ids;
+	(void)nids;
+	if (idx >= c->el->n || len == 0 || size > PD_REC_MAX)
+		return 0;
+	memset(b, 0, size);
+	pd_put_u32(b, PD_RECORD_EVENT_UPDATE);
+	pd_put_u16(b + 6, size);
+	pd_put_u64(b + 8, PD_EVENT_UPDATE_NAME);
+	pd_put_u64(b + 16, event_id(c->j, &c->el->evsels[idx]));
+	memcpy(b + 24, name, len);
+	memset(&rec, 0, sizeof(rec));
+	rec.offset = c->offset;
+	rec.data = b;
+	rec.type = PD_RECORD_EVENT_UPDATE;
+	rec.size = size;
+	return (c->z != NULL ? pd_zenc_rec(c->z, &rec) :
+	    pd_writer_rec(c->w, &rec)) < 0 ? -1 : 0;
+}
+
 /* A compression level: 1 to PD_ZENC_LEVEL_MAX. */
 static int
 parse_level(const char *s, int *level)
@@ -261,6 +304,21 @@ main(int argc, char **argv)
 			if (decompress &&
 			    pd_feat_id(&rec) == PD_FEAT_COMPRESSED)
 				continue;
+			if (ninputs > 1 && i > 0 &&
+			    pd_feat_id(&rec) == PD_FEAT_EVENT_DESC) {
+				struct desc_ctx dc = { &j, pd_reader_evlist(rd),
+				    w, z, rec.offset };
+
+				if (pd_feat_event_desc(&rec, desc_update,
+				    &dc) < 0)
+					goto write_failed;
+				if (j.nomem) {
+					pd_warnx("out of memory");
+					status = PD_EXIT_DATA;
+					break;
+				}
+				continue;
+			}
 			if (ninputs > 1) {
 				const struct pd_evlist *el;
 				const char *why;

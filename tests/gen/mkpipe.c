@@ -611,6 +611,42 @@ tiny(size_t n, int random)
 	}
 }
 
+/*
+ * Finding 8, names: the standard event with ids id and id + 1, named
+ * `name` by an EVENT_DESC feature, and one sample.
+ */
+static void
+named(const char *name, uint64_t id)
+{
+	uint64_t ids[2] = { id, id + 1 };
+	size_t at;
+
+	header();
+	attr_rec(&std_attr, ids, 2);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE: EVENT_DESC */
+	p64(12);
+	p32(1);				/* nr */
+	p32(128);			/* attr size */
+	pattr(&std_attr);
+	p32(2);				/* nr ids */
+	p32(64);
+	pstr(name, 64);
+	p64(ids[0]);
+	p64(ids[1]);
+	rec_end(at);
+	at = rec_begin(9, 2);
+	p64(0x400100);
+	p32(42);
+	p32(42);
+	p64(2000);
+	p64(id);
+	p32(0);
+	p32(0);
+	p64(1);
+	rec_end(at);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -624,6 +660,7 @@ static const char *const cases[] = {
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18 findings 4, 7, 8, 11 */
 	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
+	"named NAME ID",
 	NULL
 };
 
@@ -812,6 +849,8 @@ main(int argc, char **argv)
 		tiny(strtoul(argv[2], NULL, 10), 0);
 	} else if (strcmp(c, "tiny-rand") == 0 && argc > 2) {
 		tiny(strtoul(argv[2], NULL, 10), 1);
+	} else if (strcmp(c, "named") == 0 && argc > 3) {
+		named(argv[2], strtoull(argv[3], NULL, 10));
 	} else {
 		usage();
 	}
