@@ -647,6 +647,38 @@ named(const char *name, uint64_t id)
 	finished_round();
 }
 
+/*
+ * Finding 8, trailers: the good stream recorded without sample_id_all
+ * (an old kernel): COMM and MMAP end at their strings.
+ */
+static void
+no_sia(void)
+{
+	struct attr a = std_attr;
+	size_t at;
+	int i;
+
+	a.flags = FL_DISABLED;
+	header();
+	attr_rec(&a, std_ids, 2);
+	at = rec_begin(3, 0);
+	p32(43);
+	p32(43);
+	pstr("mkpipe-b", 8);
+	rec_end(at);
+	at = rec_begin(1, 2);
+	p32(43);
+	p32(43);
+	p64(0x500000);
+	p64(0x1000);
+	p64(0);
+	pstr("/usr/lib/x86_64-linux-gnu/libmkpipe-b.so.6", 8);
+	rec_end(at);
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -660,7 +692,7 @@ static const char *const cases[] = {
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18 findings 4, 7, 8, 11 */
 	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
-	"named NAME ID",
+	"named NAME ID", "no-sia",
 	NULL
 };
 
@@ -851,6 +883,8 @@ main(int argc, char **argv)
 		tiny(strtoul(argv[2], NULL, 10), 1);
 	} else if (strcmp(c, "named") == 0 && argc > 3) {
 		named(argv[2], strtoull(argv[3], NULL, 10));
+	} else if (strcmp(c, "no-sia") == 0) {
+		no_sia();
 	} else {
 		usage();
 	}
