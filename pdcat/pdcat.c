@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
 #include "libcommon/reader.h"
+#include "libcommon/tracefmt.h"
 #include "libcommon/writer.h"
 #include "libcommon/zenc.h"
 
@@ -71,6 +73,9 @@ struct joiner {
 	uint64_t	 input;
 	uint64_t	 next_id;
 	int		 nomem;
+	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
+	unsigned char	*blob;		/* this input's tracing data */
+	size_t		 blob_cap;
 };
 
 static uint64_t
@@ -170,6 +175,97 @@ desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
 	rec.size = size;
 	return (c->z != NULL ? pd_zenc_rec(c->z, &rec) :
 	    pd_writer_rec(c->w, &rec)) < 0 ? -1 : 0;
+}
+
+/*
+ * Tracepoint ids are given out per kernel build: the same id may be
+ * sched_switch in one input and sched_wakeup in another, and a reader of
+ * the join would decode (and pdswap swap) the second input's RAW data by
+ * the first one's format, whatever the name. Renumbering tracepoints
+ * would mean rewriting the tracing data, every tracepoint attr and every
+ * RAW common_type; such a join is refused instead. So a joined input's
+ * tracing data is read whole (into j->blob, *len bytes) before it is
+ * written, its formats checked against the earlier inputs', and added
+ * to them. Returns 0, -1 on a read error (the reader's), or 1 with `msg`
+ * saying why the join is refused.
+ */
+static int
+same_name(const struct pd_tf_event *a, const struct pd_tf_event *b)
+{
+	return strcmp(a->name, b->name) == 0 &&
+	    strcmp(a->system, b->system) == 0;
+}
+
+static int
+join_tracing(struct joiner *j, struct pd_reader *rd, const struct pd_rec *rec,
+    size_t *len, char *msg, size_t msglen)
+{
+	const struct pd_tf_event *e, *o;
+	const unsigned char *p;
+	struct pd_tracefmt *tf;
+	const char *why;
+	ssize_t n;
+	size_t i;
+
+	*len = 0;
+	if (rec->payload > PD_TRACEFMT_MAX) {
+		snprintf(msg, msglen, "tracing data of %" PRIu64 " bytes is "
+		    "too large to check against the other inputs'",
+		    rec->payload);
+		return 1;
+	}
+	while ((n = pd_reader_payload(rd, &p)) > 0) {
+		if (*len + n > j->blob_cap) {
+			size_t cap = j->blob_cap ? j->blob_cap : 65536;
+			unsigned char *b;
+
+			while (cap < *len + n)
+				cap *= 2;
+			if ((b = realloc(j->blob, cap)) == NULL)
+				goto nomem;
+			j->blob = b;
+			j->blob_cap = cap;
+		}
+		memcpy(j->blob + *len, p, n);
+		*len += n;
+	}
+	if (n < 0)
+		return -1;
+	if (j->tf == NULL) {
+		if ((j->tf = pd_tracefmt_new()) == NULL)
+			goto nomem;
+		if (pd_tracefmt_add(j->tf, j->blob, *len, &why) == 0)
+			(void)pd_tracefmt_finish(j->tf, &why);
+		return 0;
+	}
+	if ((tf = pd_tracefmt_new()) == NULL)
+		goto nomem;
+	if (pd_tracefmt_add(tf, j->blob, *len, &why) == 0)
+		(void)pd_tracefmt_finish(tf, &why);
+	for (i = 0; i < pd_tracefmt_nevents(tf); i++) {
+		e = pd_tracefmt_event_at(tf, i);
+		if ((o = pd_tracefmt_event(j->tf, e->id)) == NULL ||
+		    pd_tf_event_same(e, o))
+			continue;
+		snprintf(msg, msglen, "tracepoint id %" PRIu32 " is %s:%s "
+		    "here but %s:%s%s in an earlier input (another kernel): "
+		    "cannot join them", e->id, e->system, e->name, o->system,
+		    o->name, same_name(e, o) ?
+		    " of another format" : "");
+		pd_tracefmt_free(tf);
+		return 1;
+	}
+	pd_tracefmt_free(tf);
+	if (pd_tracefmt_add(j->tf, j->blob, *len, &why) < 0) {
+		snprintf(msg, msglen, "tracing data: %s", why);
+		return 1;
+	}
+	(void)pd_tracefmt_finish(j->tf, &why);
+	return 0;
+
+nomem:
+	j->nomem = 1;
+	return 0;
 }
 
 /* A compression level: 1 to PD_ZENC_LEVEL_MAX. */
@@ -358,6 +454,37 @@ main(int argc, char **argv)
 					rec.size = grew;
 				}
 			}
+			if (ninputs > 1 &&
+			    rec.type == PD_RECORD_HEADER_TRACING_DATA) {
+				char msg[512];
+				size_t len;
+
+				if ((r = join_tracing(&j, rd, &rec, &len, msg,
+				    sizeof(msg))) < 0)
+					break;
+				if (j.nomem) {
+					pd_warnx("out of memory");
+					status = PD_EXIT_DATA;
+					break;
+				}
+				if (r > 0) {
+					struct pd_err e = *pd_reader_err(rd);
+
+					if (flush_out(w, z) < 0)
+						goto write_failed;
+					pd_err_set(&e, rec.offset, "%s", msg);
+					e.input = pd_reader_name(rd);
+					pd_print_err(&e);
+					status = PD_EXIT_DATA;
+					break;
+				}
+				if ((z != NULL ? pd_zenc_rec(z, &rec) :
+				    pd_writer_rec(w, &rec)) < 0 ||
+				    (z != NULL ? pd_zenc_plain(z, j.blob, len) :
+				    pd_writer_put(w, j.blob, len)) < 0)
+					goto write_failed;
+				continue;
+			}
 			if ((z != NULL ? pd_zenc_rec(z, &rec) :
 			    pd_writer_rec(w, &rec)) < 0)
 				goto write_failed;
@@ -389,6 +516,8 @@ main(int argc, char **argv)
 	pd_idmap_free(&j.map);
 	pd_idmap_free(&j.evids);
 	pd_idmap_free(&j.owners);
+	pd_tracefmt_free(j.tf);
+	free(j.blob);
 	if (pd_output_close(&out, status == PD_EXIT_OK) < 0)
 		return PD_EXIT_DATA;
 	return status;

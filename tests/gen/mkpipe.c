@@ -679,6 +679,83 @@ no_sia(void)
 	finished_round();
 }
 
+/*
+ * Finding 8, tracepoints: a sched_switch event and one sample of it, with
+ * tracing data whose formats give sched_switch and sched_wakeup the ids
+ * of kernel "a" (372, 374) or of kernel "b" (374, 372).
+ */
+static void
+tp_fmt(const char *name, unsigned id)
+{
+	char f[512];
+	int n;
+
+	n = snprintf(f, sizeof(f), "name: %s\nID: %u\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;"
+	    "\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:int val;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	    "print fmt: \"val=%%d\", REC->val\n", name, id);
+	p64(n);
+	pbytes(f, n);
+}
+
+static void
+tp_kernel(int b)
+{
+	static const char pg[] = "field: u64 timestamp;";
+	unsigned sw = b ? 374 : 372, wk = b ? 372 : 374;
+	struct attr a = std_attr;
+	size_t at, blob;
+
+	a.type = 2;			/* PERF_TYPE_TRACEPOINT */
+	a.config = sw;
+	a.sample_type = STD_TYPE | ST_RAW;
+	header();
+	attr_rec(&a, std_ids, 2);
+	at = rec_begin(66, 0);		/* HEADER_TRACING_DATA */
+	p32(0);				/* size, set below */
+	p32(0);
+	rec_end(at);
+	blob = len;
+	pbytes("\027\bDtracing0.6", 14);
+	put(be, 1);
+	put(8, 1);			/* sizeof(long) */
+	p32(4096);
+	pbytes("header_page", 12);
+	p64(sizeof(pg) - 1);
+	pbytes(pg, sizeof(pg) - 1);
+	pbytes("header_event", 13);
+	p64(0);
+	p32(0);				/* ftrace formats */
+	p32(1);				/* systems */
+	pbytes("sched", 6);
+	p32(2);
+	tp_fmt("sched_switch", sw);
+	tp_fmt("sched_wakeup", wk);
+	p32(0);				/* kallsyms */
+	p32(0);				/* printk formats */
+	p64(0);				/* saved cmdlines */
+	pzero((8 - (len - blob) % 8) % 8);
+	set(at + 8, len - blob, 4);
+	at = rec_begin(9, 2);
+	p64(0x400100);
+	p32(42);
+	p32(42);
+	p64(2000);
+	p64(11);
+	p32(0);
+	p32(0);
+	p64(1);
+	p32(12);			/* RAW size: 4 + 12 = 16 */
+	put(sw, 2);			/* common_type */
+	put(0, 2);
+	p32(42);
+	p32(7);				/* val */
+	rec_end(at);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -692,7 +769,7 @@ static const char *const cases[] = {
 	"file-feature-past-end", "file-ids-past-end",
 	/* issue 18 findings 4, 7, 8, 11 */
 	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
-	"named NAME ID", "no-sia",
+	"named NAME ID", "no-sia", "tp-kernel a|b",
 	NULL
 };
 
@@ -885,6 +962,8 @@ main(int argc, char **argv)
 		named(argv[2], strtoull(argv[3], NULL, 10));
 	} else if (strcmp(c, "no-sia") == 0) {
 		no_sia();
+	} else if (strcmp(c, "tp-kernel") == 0 && argc > 2) {
+		tp_kernel(strcmp(argv[2], "b") == 0);
 	} else {
 		usage();
 	}
