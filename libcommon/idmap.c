@@ -6,6 +6,7 @@
 #include <sys/random.h>
 #include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * Linear probing at a load of at most 1/2. With a random seed a probe
@@ -17,18 +18,31 @@
 #define PROBE_MAX	64
 #define RESEED_TRIES	4
 
-static uint64_t
-new_seed(const struct pd_idmap *m)
+uint64_t
+pd_idmap_seed(void)
 {
+	static uint64_t count;
 	struct timespec ts;
 	uint64_t s;
 
 	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) == sizeof(s))
 		return s;
-	/* No entropy yet (early boot): still differs per run and map. */
+	/* No entropy yet (early boot): still differs per run and call. */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^
-	    (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)m ^ m->seed;
+	return pd_idmap_mix((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30,
+	    (uint64_t)getpid() << 32 ^ ++count);
+}
+
+uint64_t
+pd_idmap_mix(uint64_t k, uint64_t seed)
+{
+	k ^= seed;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
 }
 
 /*
@@ -38,13 +52,7 @@ new_seed(const struct pd_idmap *m)
 static size_t
 hash(const struct pd_idmap *m, uint64_t k)
 {
-	k ^= m->seed;
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k & (m->cap - 1);
+	return pd_idmap_mix(k, m->seed) & (m->cap - 1);
 }
 
 void
@@ -100,7 +108,7 @@ rebuild(struct pd_idmap *m, size_t cap)
 
 	memset(&n, 0, sizeof(n));
 	n.cap = cap;
-	n.seed = new_seed(m);
+	n.seed = pd_idmap_seed();
 	n.keys = malloc(cap * sizeof(*n.keys));
 	n.vals = malloc(cap * sizeof(*n.vals));
 	n.used = calloc(cap, 1);

@@ -33,4 +33,12 @@ int	pd_idmap_get(const struct pd_idmap *, uint64_t key, uint64_t *val);
 /* Binds key to val, replacing an older binding. 0, or -1 (no memory). */
 int	pd_idmap_put(struct pd_idmap *, uint64_t key, uint64_t val);
 
+/*
+ * For other tables keyed by values from the stream (pids, tids): a new
+ * random seed (getrandom, else the clock), and a key mixed with one
+ * (murmur3's finalizer); mask the low bits for a slot.
+ */
+uint64_t	pd_idmap_seed(void);
+uint64_t	pd_idmap_mix(uint64_t key, uint64_t seed);
+
 #endif /* PD_IDMAP_H */

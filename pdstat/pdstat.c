@@ -19,6 +19,7 @@
 #include "libcommon/esc.h"
 #include "libcommon/evlist.h"
 #include "libcommon/feature.h"
+#include "libcommon/idmap.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
@@ -128,6 +129,7 @@ struct stats {
 	struct thread	*thr;
 	struct thread	*thr_last;	/* the last sample's thread */
 	size_t		 thr_cap, thr_n;
+	uint64_t	 thr_seed;	/* tids come from the stream */
 	uint64_t	 thr_other;	/* samples past THREADS_MAX */
 	int		 have_tid;
 
@@ -212,7 +214,7 @@ type_name(uint32_t type, char *buf, size_t len)
 static size_t
 thr_slot(const struct stats *st, uint32_t tid)
 {
-	size_t h = (tid * 0x9e3779b1U) & (st->thr_cap - 1);
+	size_t h = pd_idmap_mix(tid, st->thr_seed) & (st->thr_cap - 1);
 
 	while (st->thr[h].used && st->thr[h].tid != tid)
 		h = (h + 1) & (st->thr_cap - 1);
@@ -239,6 +241,8 @@ thr_get(struct stats *st, uint32_t tid)
 
 		st->thr_last = NULL;
 		st->thr_cap = ocap ? ocap * 2 : 1024;
+		if (ocap == 0)
+			st->thr_seed = pd_idmap_seed();
 		if ((st->thr = calloc(st->thr_cap, sizeof(*t))) == NULL) {
 			st->thr = old;
 			st->thr_cap = ocap;

@@ -14,6 +14,7 @@
 
 #include "libcommon/esc.h"
 #include "libcommon/evlist.h"
+#include "libcommon/idmap.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 #include "libcommon/samplehead.h"
@@ -45,6 +46,7 @@ struct symtop {
 	size_t		 cap, n;
 	struct evtot	*tot;
 	size_t		 ntot;
+	uint64_t	 seed;		/* addresses come from the stream */
 };
 
 struct symtop *
@@ -62,6 +64,7 @@ symtop_new(const struct pd_syms_opts *o, int by_dso)
 		return NULL;
 	}
 	t->by_dso = by_dso;
+	t->seed = pd_idmap_seed();
 	return t;
 }
 
@@ -138,14 +141,14 @@ symtop_next_note(struct symtop *t)
 }
 
 static uint64_t
-row_hash(int ev, const char *dso, const char *sym, uint64_t addr)
+row_hash(const struct symtop *t, int ev, const char *dso, const char *sym,
+    uint64_t addr)
 {
 	uint64_t h = (uint64_t)ev * 0x9e3779b97f4a7c15ULL;
 
 	h ^= (uint64_t)(uintptr_t)dso * 0xc2b2ae3d27d4eb4fULL;
 	h ^= (uint64_t)(uintptr_t)sym * 0x165667b19e3779f9ULL;
-	h ^= addr * 0x27d4eb2f165667c5ULL;
-	return h ^ (h >> 31);
+	return pd_idmap_mix(h ^ pd_idmap_mix(addr, t->seed), t->seed);
 }
 
 static int
@@ -161,7 +164,7 @@ grow(struct symtop *t)
 
 		if (!r->used)
 			continue;
-		j = row_hash(r->ev, r->dso, r->sym, r->addr) & (ncap - 1);
+		j = row_hash(t, r->ev, r->dso, r->sym, r->addr) & (ncap - 1);
 		while (nr[j].used)
 			j = (j + 1) & (ncap - 1);
 		nr[j] = *r;
@@ -210,7 +213,7 @@ count(struct symtop *t, int ev, uint16_t misc,
 		if (grow(t) < 0)
 			return -1;
 	}
-	i = row_hash(ev, res.dso, sym, addr) & (t->cap - 1);
+	i = row_hash(t, ev, res.dso, sym, addr) & (t->cap - 1);
 	for (;;) {
 		r = &t->rows[i];
 		if (!r->used)
