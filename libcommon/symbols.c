@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "libcommon/esc.h"
+#include "libcommon/idmap.h"
 #include "libcommon/perf.h"
 #include "libcommon/symint.h"
 
@@ -39,6 +40,7 @@ pd_syms_new(const struct pd_syms_opts *o)
 		return NULL;
 	sy->kern.used = 1;
 	sy->dso_only = o != NULL && o->dso_only;
+	sy->seed = pd_idmap_seed();
 	sy->kern.pid = UINT32_MAX;
 	/* "-": no CRC check; then the file's dir, its .debug, the tree. */
 	if (asprintf(&sy->debug_path, "-:.debug:%s", dd) < 0) {
