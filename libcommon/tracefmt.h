@@ -99,7 +99,8 @@ const struct pd_tf_event	*pd_tracefmt_event(const struct pd_tracefmt *,
  * and signedness. Tracepoint ids are given out per kernel build, so the
  * same id in two blobs may be two events.
  */
-int	pd_tf_event_same(const struct pd_tf_event *, const struct pd_tf_event *);
+int	pd_tf_event_same(const struct pd_tf_event *,
+	    const struct pd_tf_event *);
 
 /* Number of events, and event i (< that number) in blob order. */
 size_t				 pd_tracefmt_nevents(const struct pd_tracefmt *);

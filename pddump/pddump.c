@@ -1221,8 +1221,8 @@ fold_print(struct dumper *d)
 	if (pd_fold_left_out(d->fold) > 0)
 		pd_warnx("%" PRIu64 " samples of other events than %s left "
 		    "out (as stackcollapse-perf.pl does)",
-		    pd_fold_left_out(d->fold), pd_esc_str(pd_fold_event(d->fold),
-		    ebuf, sizeof(ebuf)));
+		    pd_fold_left_out(d->fold),
+		    pd_esc_str(pd_fold_event(d->fold), ebuf, sizeof(ebuf)));
 }
 
 static void

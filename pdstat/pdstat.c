@@ -1320,8 +1320,8 @@ main(int argc, char **argv)
 		if (flame_left_out(flame) > 0)
 			pd_warnx("%s: %" PRIu64 " samples of other events "
 			    "than %s left out", flamepath,
-			    flame_left_out(flame), pd_esc_str(flame_event(flame),
-			    ebuf, sizeof(ebuf)));
+			    flame_left_out(flame),
+			    pd_esc_str(flame_event(flame), ebuf, sizeof(ebuf)));
 		flame_free(flame);
 	}
 	if (sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
