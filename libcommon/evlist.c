@@ -27,8 +27,7 @@ pd_evlist_free(struct pd_evlist *el)
 		free(el->evsels[i].ids);
 	}
 	free(el->evsels);
-	free(el->id_keys);
-	free(el->id_vals);
+	pd_idmap_free(&el->idmap);
 	memset(el, 0, sizeof(*el));
 }
 
@@ -144,79 +143,14 @@ calc_positions(struct pd_evsel *ev)
 	ev->id_hdr_size = 8 * n;
 }
 
-static size_t
-hash_id(uint64_t id, size_t cap)
-{
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return id & (cap - 1);
-}
-
-static int
-id_grow(struct pd_evlist *el)
-{
-	size_t cap = el->id_cap ? el->id_cap * 2 : 64, i, h;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	int *vals = malloc(cap * sizeof(*vals));
-
-	if (keys == NULL || vals == NULL) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
-	for (i = 0; i < cap; i++)
-		vals[i] = -1;
-	for (i = 0; i < el->id_cap; i++) {
-		if (el->id_vals[i] < 0)
-			continue;
-		for (h = hash_id(el->id_keys[i], cap); vals[h] >= 0;
-		    h = (h + 1) & (cap - 1))
-			;
-		keys[h] = el->id_keys[i];
-		vals[h] = el->id_vals[i];
-	}
-	free(el->id_keys);
-	free(el->id_vals);
-	el->id_keys = keys;
-	el->id_vals = vals;
-	el->id_cap = cap;
-	return 0;
-}
-
-/* Binds id to idx; a later binding of the same id wins, as in perf. */
-static int
-id_put(struct pd_evlist *el, uint64_t id, int idx)
-{
-	size_t h;
-
-	if ((el->id_n + 1) * 2 > el->id_cap && id_grow(el) < 0)
-		return -1;
-	for (h = hash_id(id, el->id_cap); el->id_vals[h] >= 0;
-	    h = (h + 1) & (el->id_cap - 1)) {
-		if (el->id_keys[h] == id) {
-			el->id_vals[h] = idx;
-			return 0;
-		}
-	}
-	el->id_keys[h] = id;
-	el->id_vals[h] = idx;
-	el->id_n++;
-	return 0;
-}
-
 struct pd_evsel *
 pd_evlist_by_id(const struct pd_evlist *el, uint64_t id)
 {
-	size_t h;
+	uint64_t idx;
 
-	if (el->id_cap == 0)
+	if (!pd_idmap_get(&el->idmap, id, &idx))
 		return NULL;
-	for (h = hash_id(id, el->id_cap); el->id_vals[h] >= 0;
-	    h = (h + 1) & (el->id_cap - 1))
-		if (el->id_keys[h] == id)
-			return &el->evsels[el->id_vals[h]];
-	return NULL;
+	return &el->evsels[idx];
 }
 
 int
@@ -235,7 +169,8 @@ pd_evlist_add_ids(struct pd_evlist *el, int idx, const uint64_t *ids,
 	ev->ids = n;
 	for (i = 0; i < nids; i++) {
 		ev->ids[ev->nids++] = ids[i];
-		if (id_put(el, ids[i], idx) < 0)
+		/* A later binding of the same id wins, as in perf. */
+		if (pd_idmap_put(&el->idmap, ids[i], idx) < 0)
 			return -1;
 	}
 	return 0;
@@ -251,6 +186,7 @@ pd_evlist_set_name(struct pd_evlist *el, int idx, const char *name,
 		return -1;
 	free(el->evsels[idx].name);
 	el->evsels[idx].name = s;
+	el->evsels[idx].named = 1;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libcommon/idmap.h"
 #include "libcommon/samplehead.h"
 
 struct pd_rec;
@@ -54,16 +55,14 @@ struct pd_evsel {
 	uint16_t	 id_hdr_size;	/* sample_id_all trailer bytes, or 0 */
 	struct pd_sample_layout head;	/* the SAMPLE's fixed fields */
 	unsigned	 parsable:1;	/* only bits we know in the layout */
+	unsigned	 named:1;	/* by a record, not by default */
 };
 
 struct pd_evlist {
 	struct pd_evsel	*evsels;
 	size_t		 n;
 	size_t		 cap;
-	uint64_t	*id_keys;	/* open addressing id -> evsel index */
-	int		*id_vals;
-	size_t		 id_cap;
-	size_t		 id_n;
+	struct pd_idmap	 idmap;		/* sample id -> evsel index */
 	/* event formats for RAW conversion (swap.h); not owned */
 	const struct pd_tracefmt *tf;
 };
@@ -89,7 +88,7 @@ int	pd_evlist_add(struct pd_evlist *, const void *attr, size_t attr_len,
 int	pd_evlist_add_ids(struct pd_evlist *, int idx, const uint64_t *ids,
 	    size_t nids);
 
-/* Replaces an event's name (copied); 0 or -1. */
+/* Replaces an event's name (copied) and marks it named; 0 or -1. */
 int	pd_evlist_set_name(struct pd_evlist *, int idx, const char *name,
 	    size_t len);
 

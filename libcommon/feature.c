@@ -437,3 +437,34 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 	}
 	return 0;
 }
+
+int
+pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn, void *ctx)
+{
+	const unsigned char *q, *end = rec->data + rec->size;
+	uint32_t nr, asz, i, nids, slen;
+	int r;
+
+	if (pd_feat_id(rec) != PD_FEAT_EVENT_DESC || rec->size < 24)
+		return 0;
+	q = rec->data + 16;
+	nr = pd_get_u32(q);
+	asz = pd_get_u32(q + 4);
+	q += 8;
+	for (i = 0; i < nr; i++) {
+		if (asz > (size_t)(end - q) || 8 > (size_t)(end - q - asz))
+			break;
+		q += asz;
+		nids = pd_get_u32(q);
+		slen = pd_get_u32(q + 4);
+		q += 8;
+		if (slen > (size_t)(end - q) ||
+		    nids > (size_t)(end - q - slen) / 8)
+			break;
+		if ((r = fn(ctx, i, (const char *)q, strnlen((const char *)q,
+		    slen), q + slen, nids)) != 0)
+			return r;
+		q += slen + 8 * (size_t)nids;
+	}
+	return 0;
+}

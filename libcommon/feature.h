@@ -20,6 +20,20 @@ struct pd_rec;
 int	pd_feat_string(const unsigned char *p, size_t len, size_t *off,
 	    const char **s, size_t *slen);
 
+/*
+ * Walks the entries of an EVENT_DESC HEADER_FEATURE record (native
+ * order): u32 nr, u32 attr_size, nr x {attr, u32 nr_ids, string name,
+ * u64 ids[nr_ids]}. Calls fn with each entry's index, name (up to its
+ * NUL; it may be empty) and ids (nids u64s at `ids`, unaligned) until fn
+ * returns non-zero, which is returned. A malformed entry ends the walk
+ * quietly (perf ignores it too: only names depend on it); 0 then, and
+ * for other records.
+ */
+typedef int	(*pd_evdesc_fn)(void *ctx, uint32_t idx, const char *name,
+		    size_t len, const unsigned char *ids, uint32_t nids);
+int	pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn,
+	    void *ctx);
+
 /* The feature id of a HEADER_FEATURE record, or -1 for other records. */
 long long	pd_feat_id(const struct pd_rec *rec);
 

@@ -140,6 +140,41 @@ own_id(const struct pd_evlist *el, const struct pd_evsel *ev,
 	return 1;
 }
 
+/*
+ * The sample_id_all trailer of an event that has none, for its record
+ * `p` (rec), into out: the event's fields with IDENTIFIER last, each
+ * what perf reads for a record without a trailer (pid, tid, time, cpu,
+ * stream id all ones: untimed, no thread) but the ids, which are `id`.
+ * Returns the new size, or -1 (*why).
+ */
+static int
+add_trailer(const struct pd_evsel *ev, const struct pd_rec *rec,
+    const unsigned char *p, unsigned char *out, uint64_t id,
+    const char **why)
+{
+	uint64_t st = ev->attr.sample_type | PERF_SAMPLE_IDENTIFIER;
+	unsigned o = rec->size, n;
+
+	n = 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+	    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+	    !!(st & PERF_SAMPLE_CPU) + 1);
+	if (o + n > PD_REC_MAX) {
+		*why = "no room for a sample_id_all trailer: record would "
+		    "exceed 65535 bytes";
+		return -1;
+	}
+	memcpy(out, p, o);
+	memset(out + o, 0xff, n);
+	if (st & PERF_SAMPLE_ID) {
+		o += 8 * (!!(st & PERF_SAMPLE_TID) +
+		    !!(st & PERF_SAMPLE_TIME));
+		pd_put_u64(out + o, id);
+	}
+	pd_put_u64(out + rec->size + n - 8, id);
+	pd_put_u16(out + 6, rec->size + n);
+	return rec->size + n;
+}
+
 int
 pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
     const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
@@ -147,7 +182,7 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 {
 	const struct pd_evsel *ev;
 	unsigned size = rec->size, asz, off;
-	uint64_t st, id;
+	uint64_t st, fl, id;
 
 	if (rec->type == PD_RECORD_HEADER_ATTR) {
 		if (el->n == 0 || size < PD_REC_HDR_SIZE + PD_ATTR_SIZE_VER0) {
@@ -157,7 +192,9 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		ev = &el->evsels[el->n - 1];
 		off = PD_REC_HDR_SIZE + PD_ATTR_OFF_SAMPLE_TYPE;
 		st = pd_get_u64(p + off);
-		if (st & PERF_SAMPLE_IDENTIFIER)
+		fl = pd_get_u64(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_FLAGS);
+		if ((st & PERF_SAMPLE_IDENTIFIER) &&
+		    (fl & PD_ATTR_SAMPLE_ID_ALL))
 			return 0;
 		asz = pd_get_u32(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_SIZE);
 		if (asz == 0)
@@ -168,7 +205,10 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		}
 		memcpy(out, p, size);
 		pd_put_u64(out + off, st | PERF_SAMPLE_IDENTIFIER);
-		if (size - PD_REC_HDR_SIZE - asz >= 8)
+		pd_put_u64(out + PD_REC_HDR_SIZE + PD_ATTR_OFF_FLAGS,
+		    fl | PD_ATTR_SAMPLE_ID_ALL);
+		if ((st & PERF_SAMPLE_IDENTIFIER) ||
+		    size - PD_REC_HDR_SIZE - asz >= 8)
 			return size;
 		/* No ids: samples would name none; give the event one. */
 		if (size + 8 > PD_REC_MAX)
@@ -181,6 +221,9 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 	    (ev = pd_evlist_for_rec(el, rec)) == NULL)
 		return 0;
 	st = ev->attr.sample_type;
+	if (rec->type != PERF_RECORD_SAMPLE &&
+	    !(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL))
+		return add_trailer(ev, rec, p, out, evid(ctx, ev), why);
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		/*
 		 * The layout stays. A trailer that names no id of its event
@@ -207,8 +250,6 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		memcpy(out + PD_REC_HDR_SIZE + 8, p + PD_REC_HDR_SIZE,
 		    size - PD_REC_HDR_SIZE);
 	} else {
-		if (!(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL))
-			return 0;
 		if (size < PD_REC_HDR_SIZE + (unsigned)ev->id_hdr_size) {
 			*why = "sample_id trailer does not fit the record";
 			return -1;

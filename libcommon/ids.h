@@ -38,12 +38,15 @@ typedef uint64_t	(*pd_ev_id_fn)(void *ctx, const struct pd_evsel *ev);
  * names one of its event's ids, else evid(ctx, ev): the event's id for
  * records that carry none (one event, no ids; synthesized records with
  * id 0), and the id added to a HEADER_ATTR that lists none.
- * A HEADER_ATTR gets the IDENTIFIER bit; a SAMPLE gets the id after its
- * header; another kernel record of an event with sample_id_all gets it
- * after its trailer. Events that already have IDENTIFIER keep their
- * layout: only a trailer of theirs that names none of the event's ids
- * (id 0) gets the event's id in place. Records of events without
- * sample_id_all (no trailer to extend) and of no event are left alone.
+ * A HEADER_ATTR gets the IDENTIFIER and sample_id_all bits; a SAMPLE
+ * gets the id after its header; another kernel record of an event with
+ * sample_id_all gets it after its trailer. Events that already have
+ * IDENTIFIER keep their layout: only a trailer of theirs that names none
+ * of the event's ids (id 0) gets the event's id in place. A kernel
+ * record of an event without sample_id_all gets a whole trailer, all
+ * ones (what perf reads for none: no thread, no time) but its ids, so
+ * that such events can share a stream with events that have it. Records
+ * of no event are left alone.
  * Returns the new size, 0 when the record stays as it is, or -1 (*why)
  * when it cannot be parsed or would outgrow PD_REC_MAX.
  */

@@ -14,17 +14,17 @@
 #include <sys/mman.h>
 
 #include "libcommon/evlist.h"
+#include "libcommon/idmap.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 #include "libcommon/sample.h"
 #include "libcommon/symint.h"
 
+/* pids and tids come from the stream: mixed with the run's seed. */
 static uint64_t
-hash32(uint32_t k)
+hash32(const struct pd_syms *sy, uint32_t k)
 {
-	uint64_t h = k * 0x9e3779b97f4a7c15ULL;
-
-	return h ^ (h >> 29);
+	return pd_idmap_mix(k, sy->seed);
 }
 
 static uint64_t
@@ -96,7 +96,7 @@ thread_get(struct pd_syms *sy, uint32_t tid, int create)
 		for (j = 0; j < sy->tcap; j++) {
 			if (!sy->threads[j].used)
 				continue;
-			i = hash32(sy->threads[j].tid) & (ncap - 1);
+			i = hash32(sy, sy->threads[j].tid) & (ncap - 1);
 			while (nt[i].used)
 				i = (i + 1) & (ncap - 1);
 			nt[i] = sy->threads[j];
@@ -106,7 +106,8 @@ thread_get(struct pd_syms *sy, uint32_t tid, int create)
 		sy->tcap = ncap;
 	}
 	mask = sy->tcap - 1;
-	for (i = hash32(tid) & mask; sy->threads[i].used; i = (i + 1) & mask)
+	for (i = hash32(sy, tid) & mask; sy->threads[i].used;
+	    i = (i + 1) & mask)
 		if (sy->threads[i].tid == tid)
 			return &sy->threads[i];
 	if (!create)
@@ -135,7 +136,7 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 		for (j = 0; j < sy->pcap; j++) {
 			if (!sy->procs[j].used)
 				continue;
-			i = hash32(sy->procs[j].pid) & (ncap - 1);
+			i = hash32(sy, sy->procs[j].pid) & (ncap - 1);
 			while (np[i].used)
 				i = (i + 1) & (ncap - 1);
 			np[i] = sy->procs[j];
@@ -145,7 +146,7 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 		sy->pcap = ncap;
 	}
 	mask = sy->pcap - 1;
-	for (i = hash32(pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
+	for (i = hash32(sy, pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
 		if (sy->procs[i].pid == pid)
 			return &sy->procs[i];
 	if (!create)

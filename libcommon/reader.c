@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libcommon/evlist.h"
+#include "libcommon/feature.h"
 #include "libcommon/perf.h"
 #include "libcommon/pipebuf.h"
 #include "libcommon/swap.h"
@@ -556,6 +557,25 @@ pd_reader_inexact(const struct pd_reader *rd, const char **what)
 }
 
 /*
+ * An EVENT_DESC entry names the event of its index, as perf's pipe
+ * reader does (evlist__set_event_name), and only one that no EVENT_UPDATE
+ * or earlier EVENT_DESC named: in a joined stream, a later input's
+ * EVENT_DESC would otherwise rename the first input's events.
+ */
+static int
+set_desc_name(void *ctx, uint32_t idx, const char *name, size_t len,
+    const unsigned char *ids, uint32_t nids)
+{
+	struct pd_evlist *el = ctx;
+
+	(void)ids;
+	(void)nids;
+	if (idx >= el->n || len == 0 || el->evsels[idx].named)
+		return 0;
+	return pd_evlist_set_name(el, idx, name, len);
+}
+
+/*
  * Keeps the events up to date with the record that passes: attrs and
  * their ids, ids from ID_INDEX, and names from EVENT_UPDATE and the
  * EVENT_DESC feature. Malformed ones are errors: no tool could decode
@@ -642,10 +662,7 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 			return pd_err_io(&rd->err, ENOMEM, "malloc");
 		break;
 	}
-	case PD_RECORD_HEADER_FEATURE: {
-		uint32_t nr, asz, i, nids, slen;
-		const unsigned char *q, *end = p + rec->size;
-
+	case PD_RECORD_HEADER_FEATURE:
 		/* u32 version, type, level, ratio, mmap_len */
 		if (rec->size >= 36 &&
 		    pd_get_u64(p + 8) == PD_FEAT_COMPRESSED) {
@@ -654,40 +671,9 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
 			break;
 		}
-		if (rec->size < 24 ||
-		    pd_get_u64(p + 8) != PD_FEAT_EVENT_DESC)
-			break;
-		/*
-		 * u32 nr, u32 attr_size, nr x {attr, u32 nr_ids, string
-		 * name, u64 ids[nr_ids]}; strings are u32 len + bytes. Only
-		 * names are taken from it: a malformed one is ignored, as
-		 * perf does, since nothing depends on it but names.
-		 */
-		q = p + 16;
-		nr = pd_get_u32(q);
-		asz = pd_get_u32(q + 4);
-		q += 8;
-		for (i = 0; i < nr && i < el->n; i++) {
-			if (asz > (size_t)(end - q) ||
-			    8 > (size_t)(end - q - asz))
-				break;
-			q += asz;
-			nids = pd_get_u32(q);
-			slen = pd_get_u32(q + 4);
-			q += 8;
-			if (slen > (size_t)(end - q))
-				break;
-			if (strnlen((const char *)q, slen) > 0 &&
-			    pd_evlist_set_name(el, i, (const char *)q,
-			    strnlen((const char *)q, slen)) < 0)
-				return pd_err_io(&rd->err, ENOMEM, "malloc");
-			q += slen;
-			if (nids > (size_t)(end - q) / 8)
-				break;
-			q += 8 * (size_t)nids;
-		}
+		if (pd_feat_event_desc(rec, set_desc_name, el) < 0)
+			return pd_err_io(&rd->err, ENOMEM, "malloc");
 		break;
-	}
 	}
 	return 0;
 }

@@ -24,6 +24,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "libcommon/esc.h"
+#include "libcommon/idmap.h"
 #include "libcommon/perf.h"
 #include "libcommon/symint.h"
 
@@ -38,6 +40,7 @@ pd_syms_new(const struct pd_syms_opts *o)
 		return NULL;
 	sy->kern.used = 1;
 	sy->dso_only = o != NULL && o->dso_only;
+	sy->seed = pd_idmap_seed();
 	sy->kern.pid = UINT32_MAX;
 	/* "-": no CRC check; then the file's dir, its .debug, the tree. */
 	if (asprintf(&sy->debug_path, "-:.debug:%s", dd) < 0) {
@@ -103,16 +106,28 @@ void
 pd_syms_note(struct pd_syms *sy, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
+	char *s, *e;
+	int n;
 
 	if (sy->nnotes == NOTE_MAX) {
 		sy->notes_dropped++;
 		return;
 	}
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0)
-		sy->notes[sy->nnotes++] = s;
+	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	/* Notes name paths from the stream: printable whatever they hold. */
+	if (pd_esc_needed(s, n)) {
+		e = malloc(PD_ESC_ROOM(n));
+		if (e != NULL)
+			pd_esc(e, s, n);
+		free(s);
+		if ((s = e) == NULL)
+			return;
+	}
+	sy->notes[sy->nnotes++] = s;
 }
 
 const char *

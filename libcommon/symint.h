@@ -91,6 +91,7 @@ struct pd_syms {
 	char		*kallsyms_path;	/* the --kallsyms file, or NULL */
 	char		*debug_path;	/* dwfl's debuginfo_path */
 	int		 dso_only;	/* pd_syms_opts.dso_only */
+	uint64_t	 seed;		/* of the pid and tid hashes */
 
 	struct pd_header_info hi;
 

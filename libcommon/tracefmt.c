@@ -638,6 +638,30 @@ pd_tracefmt_event(const struct pd_tracefmt *tf, uint32_t id)
 	return NULL;
 }
 
+static int
+str_same(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+int
+pd_tf_event_same(const struct pd_tf_event *a, const struct pd_tf_event *b)
+{
+	size_t i;
+
+	if (a->id != b->id || !str_same(a->system, b->system) ||
+	    !str_same(a->name, b->name) || a->nfields != b->nfields)
+		return 0;
+	for (i = 0; i < a->nfields; i++) {
+		const struct pd_tf_field *x = &a->fields[i], *y = &b->fields[i];
+
+		if (!str_same(x->name, y->name) || x->offset != y->offset ||
+		    x->size != y->size || x->is_signed != y->is_signed)
+			return 0;
+	}
+	return 1;
+}
+
 size_t
 pd_tracefmt_nevents(const struct pd_tracefmt *tf)
 {

@@ -110,6 +110,15 @@ int	pd_tracefmt_finish(struct pd_tracefmt *, const char **why);
 const struct pd_tf_event	*pd_tracefmt_event(const struct pd_tracefmt *,
 				    uint32_t id);
 
+/*
+ * 1 when two events (of two blobs, say) are the same tracepoint with the
+ * same RAW layout: system, name, and every field's name, offset, size
+ * and signedness. Tracepoint ids are given out per kernel build, so the
+ * same id in two blobs may be two events.
+ */
+int	pd_tf_event_same(const struct pd_tf_event *,
+	    const struct pd_tf_event *);
+
 /* Number of events, and event i (< that number) in blob order. */
 size_t				 pd_tracefmt_nevents(const struct pd_tracefmt *);
 const struct pd_tf_event	*pd_tracefmt_event_at(

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,13 @@
 
 #include "libcommon/evlist.h"
 #include "libcommon/feature.h"
+#include "libcommon/idmap.h"
 #include "libcommon/ids.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
 #include "libcommon/reader.h"
+#include "libcommon/tracefmt.h"
 #include "libcommon/writer.h"
 #include "libcommon/zenc.h"
 
@@ -54,15 +57,9 @@ usage(FILE *f, int status)
  * Sample ids must stay unique across joined inputs. Every id an input
  * uses is claimed by that input the first time it shows up; an id that
  * an earlier input already claimed is given a fresh number for the rest
- * of this input.
+ * of this input. The maps are keyed by ids the inputs choose, hence
+ * pd_idmap's seeded hash.
  */
-struct idtab {
-	uint64_t	*keys;
-	uint64_t	*vals;		/* owner input (ids) / new id (map) */
-	unsigned char	*used;
-	size_t		 cap, n;
-};
-
 /*
  * Owner of the ids pdcat makes up: an input that uses one of them itself
  * has it renumbered too.
@@ -70,78 +67,16 @@ struct idtab {
 #define OWNER_PDCAT	UINT64_MAX
 
 struct joiner {
-	struct idtab	 owners;	/* id -> input that claimed it */
-	struct idtab	 map;		/* this input's id -> new id */
-	struct idtab	 evids;		/* this input's event -> its id */
+	struct pd_idmap	 owners;	/* id -> input that claimed it */
+	struct pd_idmap	 map;		/* this input's id -> new id */
+	struct pd_idmap	 evids;		/* this input's event -> its id */
 	uint64_t	 input;
 	uint64_t	 next_id;
 	int		 nomem;
+	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
+	unsigned char	*blob;		/* this input's tracing data */
+	size_t		 blob_cap;
 };
-
-static size_t
-slot(const struct idtab *t, uint64_t k)
-{
-	size_t h = (k * 0x9e3779b97f4a7c15ULL) >> 17;
-
-	for (h &= t->cap - 1; t->used[h] && t->keys[h] != k;
-	    h = (h + 1) & (t->cap - 1))
-		;
-	return h;
-}
-
-static int
-tab_get(const struct idtab *t, uint64_t k, uint64_t *v)
-{
-	size_t h;
-
-	if (t->cap == 0)
-		return 0;
-	h = slot(t, k);
-	if (!t->used[h])
-		return 0;
-	*v = t->vals[h];
-	return 1;
-}
-
-static int
-tab_put(struct idtab *t, uint64_t k, uint64_t v)
-{
-	size_t h, i;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		struct idtab o = *t;
-
-		t->cap = o.cap ? o.cap * 2 : 256;
-		t->keys = malloc(t->cap * sizeof(*t->keys));
-		t->vals = malloc(t->cap * sizeof(*t->vals));
-		t->used = calloc(t->cap, 1);
-		if (t->keys == NULL || t->vals == NULL || t->used == NULL)
-			return -1;
-		t->n = 0;
-		for (i = 0; i < o.cap; i++)
-			if (o.used[i])
-				tab_put(t, o.keys[i], o.vals[i]);
-		free(o.keys);
-		free(o.vals);
-		free(o.used);
-	}
-	h = slot(t, k);
-	if (!t->used[h])
-		t->n++;
-	t->used[h] = 1;
-	t->keys[h] = k;
-	t->vals[h] = v;
-	return 0;
-}
-
-static void
-tab_free(struct idtab *t)
-{
-	free(t->keys);
-	free(t->vals);
-	free(t->used);
-	memset(t, 0, sizeof(*t));
-}
 
 static uint64_t
 map_id(void *ctx, uint64_t id)
@@ -151,23 +86,23 @@ map_id(void *ctx, uint64_t id)
 
 	if (id == 0)
 		return 0;		/* synthesized records: first event */
-	if (tab_get(&j->map, id, &v))
+	if (pd_idmap_get(&j->map, id, &v))
 		return v;
-	if (!tab_get(&j->owners, id, &v)) {
+	if (!pd_idmap_get(&j->owners, id, &v)) {
 		v = id;
 	} else if (v == j->input) {
 		return id;
 	} else {
 		do
 			v = j->next_id++;
-		while (tab_get(&j->owners, v, &(uint64_t){0}));
+		while (pd_idmap_get(&j->owners, v, NULL));
 	}
 	if (id >= j->next_id)
 		j->next_id = id + 1;
 	if (v >= j->next_id)
 		j->next_id = v + 1;
-	if (tab_put(&j->owners, v, v == id ? j->input : OWNER_PDCAT) < 0 ||
-	    tab_put(&j->map, id, v) < 0)
+	if (pd_idmap_put(&j->owners, v, v == id ? j->input : OWNER_PDCAT) < 0 ||
+	    pd_idmap_put(&j->map, id, v) < 0)
 		j->nomem = 1;
 	return v;
 }
@@ -183,20 +118,154 @@ event_id(void *ctx, const struct pd_evsel *ev)
 	struct joiner *j = ctx;
 	uint64_t v;
 
-	if (tab_get(&j->evids, ev->idx, &v))
+	if (pd_idmap_get(&j->evids, ev->idx, &v))
 		return v;
 	if (ev->nids > 0) {
 		v = map_id(j, ev->ids[0]);
 	} else {
 		do
 			v = j->next_id++;
-		while (tab_get(&j->owners, v, &(uint64_t){0}));
-		if (tab_put(&j->owners, v, OWNER_PDCAT) < 0)
+		while (pd_idmap_get(&j->owners, v, NULL));
+		if (pd_idmap_put(&j->owners, v, OWNER_PDCAT) < 0)
 			j->nomem = 1;
 	}
-	if (tab_put(&j->evids, ev->idx, v) < 0)
+	if (pd_idmap_put(&j->evids, ev->idx, v) < 0)
 		j->nomem = 1;
 	return v;
+}
+
+/*
+ * EVENT_DESC names events by index, which in a join is the index among
+ * every input's events: a later input's would rename the first input's
+ * (perf and pdtools name an unnamed event from it, pdtools formerly any).
+ * A later input's EVENT_DESC is therefore said as EVENT_UPDATE NAME
+ * records, which name by id, and left out.
+ */
+struct desc_ctx {
+	struct joiner		*j;
+	const struct pd_evlist	*el;
+	struct pd_writer	*w;
+	struct pd_zenc		*z;
+	uint64_t		 offset;
+};
+
+static int
+desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
+    const unsigned char *ids, uint32_t nids)
+{
+	static unsigned char b[PD_REC_MAX];
+	struct desc_ctx *c = ctx;
+	struct pd_rec rec;
+	size_t size = 24 + PD_ALIGN8(len + 1);
+
+	(void)ids;
+	(void)nids;
+	if (idx >= c->el->n || len == 0 || size > PD_REC_MAX)
+		return 0;
+	memset(b, 0, size);
+	pd_put_u32(b, PD_RECORD_EVENT_UPDATE);
+	pd_put_u16(b + 6, size);
+	pd_put_u64(b + 8, PD_EVENT_UPDATE_NAME);
+	pd_put_u64(b + 16, event_id(c->j, &c->el->evsels[idx]));
+	memcpy(b + 24, name, len);
+	memset(&rec, 0, sizeof(rec));
+	rec.offset = c->offset;
+	rec.data = b;
+	rec.type = PD_RECORD_EVENT_UPDATE;
+	rec.size = size;
+	return (c->z != NULL ? pd_zenc_rec(c->z, &rec) :
+	    pd_writer_rec(c->w, &rec)) < 0 ? -1 : 0;
+}
+
+/*
+ * Tracepoint ids are given out per kernel build: the same id may be
+ * sched_switch in one input and sched_wakeup in another, and a reader of
+ * the join would decode (and pdswap swap) the second input's RAW data by
+ * the first one's format, whatever the name. Renumbering tracepoints
+ * would mean rewriting the tracing data, every tracepoint attr and every
+ * RAW common_type; such a join is refused instead. So a joined input's
+ * tracing data is read whole (into j->blob, *len bytes) before it is
+ * written, its formats checked against the earlier inputs', and added
+ * to them. Returns 0, -1 on a read error (the reader's), or 1 with `msg`
+ * saying why the join is refused.
+ */
+static int
+same_name(const struct pd_tf_event *a, const struct pd_tf_event *b)
+{
+	return strcmp(a->name, b->name) == 0 &&
+	    strcmp(a->system, b->system) == 0;
+}
+
+static int
+join_tracing(struct joiner *j, struct pd_reader *rd, const struct pd_rec *rec,
+    size_t *len, char *msg, size_t msglen)
+{
+	const struct pd_tf_event *e, *o;
+	const unsigned char *p;
+	struct pd_tracefmt *tf;
+	const char *why;
+	ssize_t n;
+	size_t i;
+
+	*len = 0;
+	if (rec->payload > PD_TRACEFMT_MAX) {
+		snprintf(msg, msglen, "tracing data of %" PRIu64 " bytes is "
+		    "too large to check against the other inputs'",
+		    rec->payload);
+		return 1;
+	}
+	while ((n = pd_reader_payload(rd, &p)) > 0) {
+		if (*len + n > j->blob_cap) {
+			size_t cap = j->blob_cap ? j->blob_cap : 65536;
+			unsigned char *b;
+
+			while (cap < *len + n)
+				cap *= 2;
+			if ((b = realloc(j->blob, cap)) == NULL)
+				goto nomem;
+			j->blob = b;
+			j->blob_cap = cap;
+		}
+		memcpy(j->blob + *len, p, n);
+		*len += n;
+	}
+	if (n < 0)
+		return -1;
+	if (j->tf == NULL) {
+		if ((j->tf = pd_tracefmt_new()) == NULL)
+			goto nomem;
+		if (pd_tracefmt_add(j->tf, j->blob, *len, &why) == 0)
+			(void)pd_tracefmt_finish(j->tf, &why);
+		return 0;
+	}
+	if ((tf = pd_tracefmt_new()) == NULL)
+		goto nomem;
+	if (pd_tracefmt_add(tf, j->blob, *len, &why) == 0)
+		(void)pd_tracefmt_finish(tf, &why);
+	for (i = 0; i < pd_tracefmt_nevents(tf); i++) {
+		e = pd_tracefmt_event_at(tf, i);
+		if ((o = pd_tracefmt_event(j->tf, e->id)) == NULL ||
+		    pd_tf_event_same(e, o))
+			continue;
+		snprintf(msg, msglen, "tracepoint id %" PRIu32 " is %s:%s "
+		    "here but %s:%s%s in an earlier input (another kernel): "
+		    "cannot join them", e->id, e->system, e->name, o->system,
+		    o->name, same_name(e, o) ?
+		    " of another format" : "");
+		pd_tracefmt_free(tf);
+		return 1;
+	}
+	pd_tracefmt_free(tf);
+	if (pd_tracefmt_add(j->tf, j->blob, *len, &why) < 0) {
+		snprintf(msg, msglen, "tracing data: %s", why);
+		return 1;
+	}
+	(void)pd_tracefmt_finish(j->tf, &why);
+	return 0;
+
+nomem:
+	j->nomem = 1;
+	return 0;
 }
 
 /* A compression level: 1 to PD_ZENC_LEVEL_MAX. */
@@ -325,8 +394,8 @@ main(int argc, char **argv)
 		}
 		pd_interrupt_watch(rd);
 		j.input = i;
-		tab_free(&j.map);
-		tab_free(&j.evids);
+		pd_idmap_free(&j.map);
+		pd_idmap_free(&j.evids);
 		while ((r = pd_reader_next(rd, &rec)) > 0) {
 			const unsigned char *p;
 			ssize_t n;
@@ -334,6 +403,21 @@ main(int argc, char **argv)
 			if (decompress &&
 			    pd_feat_id(&rec) == PD_FEAT_COMPRESSED)
 				continue;
+			if (ninputs > 1 && i > 0 &&
+			    pd_feat_id(&rec) == PD_FEAT_EVENT_DESC) {
+				struct desc_ctx dc = { &j, pd_reader_evlist(rd),
+				    w, z, rec.offset };
+
+				if (pd_feat_event_desc(&rec, desc_update,
+				    &dc) < 0)
+					goto write_failed;
+				if (j.nomem) {
+					pd_warnx("out of memory");
+					status = PD_EXIT_DATA;
+					break;
+				}
+				continue;
+			}
 			if (ninputs > 1) {
 				const struct pd_evlist *el;
 				const char *why;
@@ -373,6 +457,37 @@ main(int argc, char **argv)
 					rec.size = grew;
 				}
 			}
+			if (ninputs > 1 &&
+			    rec.type == PD_RECORD_HEADER_TRACING_DATA) {
+				char msg[512];
+				size_t len;
+
+				if ((r = join_tracing(&j, rd, &rec, &len, msg,
+				    sizeof(msg))) < 0)
+					break;
+				if (j.nomem) {
+					pd_warnx("out of memory");
+					status = PD_EXIT_DATA;
+					break;
+				}
+				if (r > 0) {
+					struct pd_err e = *pd_reader_err(rd);
+
+					if (flush_out(w, z) < 0)
+						goto write_failed;
+					pd_err_set(&e, rec.offset, "%s", msg);
+					e.input = pd_reader_name(rd);
+					pd_print_err(&e);
+					status = PD_EXIT_DATA;
+					break;
+				}
+				if ((z != NULL ? pd_zenc_rec(z, &rec) :
+				    pd_writer_rec(w, &rec)) < 0 ||
+				    (z != NULL ? pd_zenc_plain(z, j.blob, len) :
+				    pd_writer_put(w, j.blob, len)) < 0)
+					goto write_failed;
+				continue;
+			}
 			if ((z != NULL ? pd_zenc_rec(z, &rec) :
 			    pd_writer_rec(w, &rec)) < 0)
 				goto write_failed;
@@ -401,9 +516,11 @@ main(int argc, char **argv)
 		w = NULL;
 		goto write_failed;
 	}
-	tab_free(&j.map);
-	tab_free(&j.evids);
-	tab_free(&j.owners);
+	pd_idmap_free(&j.map);
+	pd_idmap_free(&j.evids);
+	pd_idmap_free(&j.owners);
+	pd_tracefmt_free(j.tf);
+	free(j.blob);
 	/* Stopped by the user: what was read is written, and kept. */
 	if (status == PD_EXIT_OK && pd_interrupted())
 		status = PD_EXIT_INTR;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "libcommon/esc.h"
 #include "libcommon/msg.h"
 
 char	out_buf[OUT_SIZE];
@@ -76,9 +77,24 @@ out_json_str(const char *s, size_t n)
 }
 
 void
+out_esc(const char *s, size_t n)
+{
+	size_t k;
+
+	if (!pd_esc_needed(s, n)) {
+		out_mem(s, n);
+		return;
+	}
+	for (; n > 0; s += k, n -= k) {
+		k = n < 64 ? n : 64;
+		out_room(PD_ESC_ROOM(k));
+		out_len += pd_esc(out_buf + out_len, s, k);
+	}
+}
+
+void
 out_text_str(const char *s, size_t n)
 {
-	static const char hx[] = "0123456789abcdef";
 	size_t i;
 	int plain = n > 0;
 
@@ -91,21 +107,7 @@ out_text_str(const char *s, size_t n)
 		return;
 	}
 	out_ch('"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-
-		out_room(4);
-		if (c == '"' || c == '\\') {
-			out_buf[out_len++] = '\\';
-			out_buf[out_len++] = c;
-		} else if (c < 0x20 || c >= 0x7f) {
-			out_buf[out_len++] = '\\';
-			out_buf[out_len++] = 'x';
-			out_buf[out_len++] = hx[c >> 4];
-			out_buf[out_len++] = hx[c & 15];
-		} else
-			out_buf[out_len++] = c;
-	}
+	out_esc(s, n);
 	out_ch('"');
 }
 

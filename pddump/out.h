@@ -21,6 +21,7 @@ void	out_flush(void);		/* dies on a write error */
 void	out_mem(const void *p, size_t n);
 void	out_json_str(const char *s, size_t n);	/* "..." escaped */
 void	out_text_str(const char *s, size_t n);	/* quoted when needed */
+void	out_esc(const char *s, size_t n);	/* escaped, not quoted */
 void	out_hexbytes(const unsigned char *p, size_t n);
 
 static inline void

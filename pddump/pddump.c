@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "libcommon/decode.h"
+#include "libcommon/esc.h"
 #include "libcommon/evlist.h"
 #include "libcommon/fold.h"
 #include "libcommon/msg.h"
@@ -710,13 +711,13 @@ put_symres(struct dumper *d, const struct pd_symres *r)
 		return;
 	}
 	if (r->name != NULL) {
-		out_str(r->name);
+		out_esc(r->name, strlen(r->name));
 		OUT_S("+");
 		out_x64(r->off);
 	} else
 		OUT_S("[unknown]");
 	OUT_S(" (");
-	out_str(r->dso);
+	out_esc(r->dso, strlen(r->dso));
 	out_ch(')');
 }
 
@@ -1198,6 +1199,7 @@ fold_print(struct dumper *d)
 {
 	struct pd_stacks *st = pd_fold_stacks(d->fold);
 	struct pd_stack s, next;
+	char ebuf[256];
 	size_t i, k, nst = pd_stacks_count(st), len;
 	uint64_t v;
 
@@ -1220,7 +1222,7 @@ fold_print(struct dumper *d)
 
 			if (k > 0)
 				out_ch(';');
-			out_mem(name, len);
+			out_esc(name, len);
 		}
 		out_ch(' ');
 		out_u64(v);
@@ -1230,7 +1232,8 @@ fold_print(struct dumper *d)
 	if (pd_fold_left_out(d->fold) > 0)
 		pd_warnx("%" PRIu64 " samples of other events than %s left "
 		    "out (as stackcollapse-perf.pl does)",
-		    pd_fold_left_out(d->fold), pd_fold_event(d->fold));
+		    pd_fold_left_out(d->fold),
+		    pd_esc_str(pd_fold_event(d->fold), ebuf, sizeof(ebuf)));
 }
 
 static void

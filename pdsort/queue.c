@@ -61,6 +61,7 @@ struct sq {
 	uint64_t	 last_ts;	/* most recently queued (perf's last) */
 	uint64_t	 late;
 	uint64_t	 halves;
+	uint64_t	 live_bytes;	/* queued record copies, padded */
 };
 
 struct sq *
@@ -197,6 +198,7 @@ emit(struct sq *s, const struct qent *e)
 
 	if (pd_writer_put(s->w, p, pd_get_u16(p + 6)) < 0)
 		return -1;
+	s->live_bytes -= (pd_get_u16(p + 6) + 7u) & ~7u;
 	s->last_flush = e->ts;
 	release(s, e->slab);
 	return 0;
@@ -281,11 +283,100 @@ flush(struct sq *s, uint64_t limit)
 	return drain(s, limit);
 }
 
-/* perf's OE_FLUSH__HALF: the older half of the queued time span. */
+/* The timestamp of the k-th oldest queued record (0-based); sorted batch. */
+static uint64_t
+nth_ts(const struct sq *s, size_t k)
+{
+	size_t i = 0, j = 0;
+	uint64_t ts = 0;
+
+	while (i + j <= k) {
+		if (j == s->nbatch || (i < s->nq && s->q[i].ts <=
+		    s->batch[j].ts))
+			ts = s->q[i++].ts;
+		else
+			ts = s->batch[j++].ts;
+	}
+	return ts;
+}
+
+/*
+ * Moves the queued records (all in q after a drain) to the front of the
+ * slab pool, in slab and offset order, so that the slabs the written
+ * records leave half empty become whole free slabs again: without it,
+ * records of random times pin every slab and each half flush frees
+ * nothing. Every record moves to the same place or an earlier one, so
+ * a memmove in place does. Costs O(queue + slab bytes), like the drain
+ * before it. Needs q2 as scratch (4 bytes a record); does nothing when
+ * it cannot have it.
+ */
+static void
+compact(struct sq *s)
+{
+	static uint32_t pos[SLAB / 8];	/* offset / 8 -> q index + 1 */
+	uint32_t *idx, *start, sl, d = 0, i, k, o;
+	uint32_t doff = 0, len;
+	unsigned char *src;
+
+	if (s->nq == 0 || resize(&s->q2, &s->cap_q2, grow_to(s->cap_q2,
+	    s->nq), &s->charged) < 0 ||
+	    (start = calloc(s->nslabs + 1, sizeof(*start))) == NULL)
+		return;
+	/* Counting sort of q's indices by slab, into q2. */
+	idx = (uint32_t *)s->q2;
+	for (i = 0; i < s->nq; i++)
+		start[s->q[i].slab + 1]++;
+	for (sl = 0; sl < s->nslabs; sl++)
+		start[sl + 1] += start[sl];
+	for (i = 0; i < s->nq; i++)
+		idx[start[s->q[i].slab]++] = i;
+	for (sl = s->nslabs; sl > 0; sl--)
+		start[sl] = start[sl - 1];
+	start[0] = 0;
+	for (sl = 0; sl < s->nslabs; sl++) {
+		s->slabs[sl].live = 0;
+		for (k = start[sl]; k < start[sl + 1]; k++)
+			pos[s->q[idx[k]].off / 8] = idx[k] + 1;
+		for (o = 0; o < SLAB / 8; o++) {
+			if (pos[o] == 0)
+				continue;
+			i = pos[o] - 1;
+			pos[o] = 0;
+			src = s->slabs[sl].mem + 8 * o;
+			len = (pd_get_u16(src + 6) + 7u) & ~7u;
+			if (doff + len > SLAB) {
+				d++;
+				doff = 0;
+			}
+			memmove(s->slabs[d].mem + doff, src, len);
+			s->q[i].slab = d;
+			s->q[i].off = doff;
+			s->slabs[d].live++;
+			doff += len;
+		}
+	}
+	free(start);
+	s->cur = d;
+	s->fill = doff;
+	s->free = -1;
+	for (sl = s->nslabs; sl > d + 1; sl--) {
+		s->slabs[sl - 1].next = s->free;
+		s->free = sl - 1;
+	}
+}
+
+/*
+ * perf's OE_FLUSH__HALF: the older half of the queued time span. But a
+ * span's older half may hold one record (times that decrease, or one
+ * outlier): then each flush would cost a pass over the queue and free
+ * nothing, O(n^2) in all. So the limit also reaches the median record:
+ * every half flush writes at least half of the queue, and what is left
+ * is compacted when it pins more slabs than it fills.
+ */
 static int
 half_flush(struct sq *s)
 {
-	uint64_t first, limit;
+	uint64_t first, limit, med;
 
 	sort_batch(s);
 	if (s->nq > 0 && (s->nbatch == 0 || s->q[0].ts <= s->batch[0].ts))
@@ -293,10 +384,17 @@ half_flush(struct sq *s)
 	else
 		first = s->batch[0].ts;
 	limit = s->last_ts > first ? first + (s->last_ts - first) / 2 : first;
+	med = nth_ts(s, (s->nq + s->nbatch - 1) / 2);
+	if (med > limit)
+		limit = med;
 	if (s->halves++ == 0)
 		pd_warnx("the queue reached its -m limit: writing the older "
 		    "half early, records may come out of order");
-	return drain(s, limit);
+	if (drain(s, limit) < 0)
+		return -1;
+	if (s->free < 0 && s->live_bytes <= (uint64_t)s->nslabs * SLAB / 2)
+		compact(s);
+	return 0;
 }
 
 /*
@@ -394,6 +492,7 @@ sq_queue(struct sq *s, const unsigned char *p, uint64_t ts)
 	e->slab = s->cur;
 	e->off = s->fill;
 	s->fill += len;
+	s->live_bytes += len;
 	s->slabs[s->cur].live++;
 	return 0;
 }

@@ -16,8 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "libcommon/esc.h"
 #include "libcommon/evlist.h"
 #include "libcommon/feature.h"
+#include "libcommon/idmap.h"
 #include "libcommon/msg.h"
 #include "libcommon/output.h"
 #include "libcommon/perf.h"
@@ -128,6 +130,7 @@ struct stats {
 	struct thread	*thr;
 	struct thread	*thr_last;	/* the last sample's thread */
 	size_t		 thr_cap, thr_n;
+	uint64_t	 thr_seed;	/* tids come from the stream */
 	uint64_t	 thr_other;	/* samples past THREADS_MAX */
 	int		 have_tid;
 
@@ -212,7 +215,7 @@ type_name(uint32_t type, char *buf, size_t len)
 static size_t
 thr_slot(const struct stats *st, uint32_t tid)
 {
-	size_t h = (tid * 0x9e3779b1U) & (st->thr_cap - 1);
+	size_t h = pd_idmap_mix(tid, st->thr_seed) & (st->thr_cap - 1);
 
 	while (st->thr[h].used && st->thr[h].tid != tid)
 		h = (h + 1) & (st->thr_cap - 1);
@@ -239,6 +242,8 @@ thr_get(struct stats *st, uint32_t tid)
 
 		st->thr_last = NULL;
 		st->thr_cap = ocap ? ocap * 2 : 1024;
+		if (ocap == 0)
+			st->thr_seed = pd_idmap_seed();
 		if ((st->thr = calloc(st->thr_cap, sizeof(*t))) == NULL) {
 			st->thr = old;
 			st->thr_cap = ocap;
@@ -614,6 +619,8 @@ static void
 print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 {
 	const struct pd_header_info *hi = &st->hi;
+	/* Text from the stream goes out escaped (esc.h), through eb. */
+	static char eb[PD_ESC_ROOM(sizeof(hi->cmdline))];
 	char names[2 * TOP_N][COMM_LEN + 12], buf[64], b2[32];
 	struct top pids[TOP_N], comms[TOP_N];
 	uint64_t total, bytes, sbytes;
@@ -624,20 +631,26 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 	    st->swapped ? " (other byte order)" : "", st->stream_bytes,
 	    st->complete ? "" : " read before the error");
 	if (hi->hostname[0])
-		fprintf(f, "  hostname      %s\n", hi->hostname);
+		fprintf(f, "  hostname      %s\n", 
+		    pd_esc_str(hi->hostname, eb, sizeof(eb)));
 	if (hi->osrelease[0])
-		fprintf(f, "  os release    %s\n", hi->osrelease);
+		fprintf(f, "  os release    %s\n", 
+		    pd_esc_str(hi->osrelease, eb, sizeof(eb)));
 	if (hi->version[0])
-		fprintf(f, "  perf version  %s\n", hi->version);
+		fprintf(f, "  perf version  %s\n", 
+		    pd_esc_str(hi->version, eb, sizeof(eb)));
 	if (hi->arch[0])
-		fprintf(f, "  arch          %s\n", hi->arch);
+		fprintf(f, "  arch          %s\n", 
+		    pd_esc_str(hi->arch, eb, sizeof(eb)));
 	if (hi->seen & 1U << PD_FEAT_NRCPUS)
 		fprintf(f, "  cpus          %" PRIu32 " online, %" PRIu32
 		    " available\n", hi->nr_cpus_online, hi->nr_cpus_avail);
 	if (hi->cpudesc[0])
-		fprintf(f, "  cpu           %s\n", hi->cpudesc);
+		fprintf(f, "  cpu           %s\n", 
+		    pd_esc_str(hi->cpudesc, eb, sizeof(eb)));
 	if (hi->cmdline[0])
-		fprintf(f, "  cmdline       %s\n", hi->cmdline);
+		fprintf(f, "  cmdline       %s\n", 
+		    pd_esc_str(hi->cmdline, eb, sizeof(eb)));
 
 	total = type_total(&st->recs, &bytes);
 	fprintf(f, "\n%20s %12s  %8s %14s\n", "record", "count", "", "bytes");
@@ -671,7 +684,8 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 		const struct evstat *e = i < st->nev ? &st->ev[i] : NULL;
 
 		fprintf(f, "%-32s %12" PRIu64 " %20" PRIu64 " %12" PRIu64
-		    "\n", event_name(&el->evsels[i], buf, sizeof(buf)),
+		    "\n", pd_esc_str(event_name(&el->evsels[i], buf,
+		    sizeof(buf)), eb, sizeof(eb)),
 		    e ? e->samples : 0, e ? e->period : 0, e ? e->lost : 0);
 	}
 	if (st->unknown_id > 0)
@@ -709,10 +723,12 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 		fprintf(f, "\n%8s %12s  %s\n", "pid", "samples", "comm");
 		for (i = 0; i < np; i++)
 			fprintf(f, "%8" PRIu32 " %12" PRIu64 "  %s\n",
-			    pids[i].pid, pids[i].samples, pids[i].comm);
+			    pids[i].pid, pids[i].samples,
+			    pd_esc_str(pids[i].comm, eb, sizeof(eb)));
 		fprintf(f, "\n%-16s %12s\n", "comm", "samples");
 		for (i = 0; i < nc; i++)
-			fprintf(f, "%-16s %12" PRIu64 "\n", comms[i].comm,
+			fprintf(f, "%-16s %12" PRIu64 "\n",
+			    pd_esc_str(comms[i].comm, eb, sizeof(eb)),
 			    comms[i].samples);
 		if (st->thr_other > 0)
 			fprintf(f, "  %" PRIu64 " samples of threads past the "
@@ -1122,7 +1138,7 @@ main(int argc, char **argv)
 	int top = 0, by_dso = 0;
 	struct pd_syms_opts so;
 	const char *note;
-	char *end;
+	char *end, ebuf[256];
 
 	pd_setprogname(argv[0]);
 	memset(&so, 0, sizeof(so));
@@ -1322,7 +1338,8 @@ main(int argc, char **argv)
 		if (flame_left_out(flame) > 0)
 			pd_warnx("%s: %" PRIu64 " samples of other events "
 			    "than %s left out", flamepath,
-			    flame_left_out(flame), flame_event(flame));
+			    flame_left_out(flame),
+			    pd_esc_str(flame_event(flame), ebuf, sizeof(ebuf)));
 		flame_free(flame);
 	}
 	if (sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/esc.h"
 #include "libcommon/evlist.h"
+#include "libcommon/idmap.h"
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 #include "libcommon/samplehead.h"
@@ -45,6 +47,7 @@ struct symtop {
 	size_t		 cap, n;
 	struct evtot	*tot;
 	size_t		 ntot;
+	uint64_t	 seed;		/* addresses come from the stream */
 };
 
 struct symtop *
@@ -62,6 +65,7 @@ symtop_new(const struct pd_syms_opts *o, int by_dso)
 		return NULL;
 	}
 	t->by_dso = by_dso;
+	t->seed = pd_idmap_seed();
 	return t;
 }
 
@@ -138,14 +142,14 @@ symtop_next_note(struct symtop *t)
 }
 
 static uint64_t
-row_hash(int ev, const char *dso, const char *sym, uint64_t addr)
+row_hash(const struct symtop *t, int ev, const char *dso, const char *sym,
+    uint64_t addr)
 {
 	uint64_t h = (uint64_t)ev * 0x9e3779b97f4a7c15ULL;
 
 	h ^= (uint64_t)(uintptr_t)dso * 0xc2b2ae3d27d4eb4fULL;
 	h ^= (uint64_t)(uintptr_t)sym * 0x165667b19e3779f9ULL;
-	h ^= addr * 0x27d4eb2f165667c5ULL;
-	return h ^ (h >> 31);
+	return pd_idmap_mix(h ^ pd_idmap_mix(addr, t->seed), t->seed);
 }
 
 static int
@@ -161,7 +165,7 @@ grow(struct symtop *t)
 
 		if (!r->used)
 			continue;
-		j = row_hash(r->ev, r->dso, r->sym, r->addr) & (ncap - 1);
+		j = row_hash(t, r->ev, r->dso, r->sym, r->addr) & (ncap - 1);
 		while (nr[j].used)
 			j = (j + 1) & (ncap - 1);
 		nr[j] = *r;
@@ -210,7 +214,7 @@ count(struct symtop *t, int ev, uint16_t misc,
 		if (grow(t) < 0)
 			return -1;
 	}
-	i = row_hash(ev, res.dso, sym, addr) & (t->cap - 1);
+	i = row_hash(t, ev, res.dso, sym, addr) & (t->cap - 1);
 	for (;;) {
 		r = &t->rows[i];
 		if (!r->used)
@@ -291,6 +295,8 @@ void
 symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
     size_t n)
 {
+	/* Names from the stream go out escaped (esc.h). */
+	static char e1[1024], e2[1024];
 	struct row **v;
 	char buf[64];
 	size_t ev, i, k;
@@ -300,7 +306,8 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 			continue;
 		fprintf(f, "\ntop %s of %s (%% of %" PRIu64 " samples' "
 		    "period)\n", t->by_dso ? "dsos" : "symbols",
-		    evname(el, ev, buf, sizeof(buf)), t->tot[ev].samples);
+		    pd_esc_str(evname(el, ev, buf, sizeof(buf)), e1,
+		    sizeof(e1)), t->tot[ev].samples);
 		fprintf(f, "%8s %10s  %s\n", "overhead", "samples",
 		    t->by_dso ? "dso" : "symbol");
 		v = ranked(t, ev, &k);
@@ -310,13 +317,16 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 			fprintf(f, "%7.2f%% %10" PRIu64 "  ",
 			    pct(r->period, t->tot[ev].period), r->samples);
 			if (t->by_dso)
-				fprintf(f, "%s\n", r->dso);
+				fprintf(f, "%s\n", pd_esc_str(r->dso, e2,
+				    sizeof(e2)));
 			else if (r->sym != NULL)
 				fprintf(f, "[%c] %s  (%s)\n", r->kernel ? 'k' :
-				    '.', r->sym, r->dso);
+				    '.', pd_esc_str(r->sym, e1, sizeof(e1)),
+				    pd_esc_str(r->dso, e2, sizeof(e2)));
 			else
 				fprintf(f, "[%c] 0x%016" PRIx64 "  (%s)\n",
-				    r->kernel ? 'k' : '.', r->addr, r->dso);
+				    r->kernel ? 'k' : '.', r->addr,
+				    pd_esc_str(r->dso, e2, sizeof(e2)));
 		}
 		free(v);
 		if (t->tot[ev].dropped > 0)

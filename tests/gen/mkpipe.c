@@ -800,6 +800,311 @@ zstd_ratio_bomb(void)
 	}
 }
 
+/*
+ * Issue 18 findings 4, 7, 8, 11 (hostile streams): fixtures bigger than
+ * the buffer are written out as they go (spill), between records.
+ */
+static void
+spill(void)
+{
+	size_t at;
+	ssize_t n;
+
+	for (at = 0; at < len; at += n)
+		if ((n = write(STDOUT_FILENO, buf + at, len - at)) <= 0) {
+			perror("mkpipe: write");
+			exit(1);
+		}
+	len = 0;
+}
+
+/* The inverse of an odd number modulo 2^64 (Newton's iteration). */
+static uint64_t
+inv64(uint64_t c)
+{
+	uint64_t x = c;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		x *= 2 - c * x;
+	return x;
+}
+
+/*
+ * Finding 4: n ids that the old evlist hash (xorshift 33, times
+ * 0xff51afd7ed558ccd, xorshift 33) sent to one slot, then n that pdcat's
+ * old table (times the golden ratio, >> 17) did; then samples naming the
+ * first id, so that lookups walk the cluster too.
+ */
+static void
+idflood(size_t n)
+{
+	uint64_t cinv = inv64(0xff51afd7ed558ccdULL);
+	uint64_t ginv = inv64(0x9e3779b97f4a7c15ULL);
+	uint64_t ids[4096], x, first = 0;
+	size_t i, k = 0;
+	int j;
+
+	header();
+	for (i = 0; i < 2 * n; i++) {
+		if (i < n) {
+			x = (uint64_t)(i + 1) << 32;
+			x ^= x >> 33;
+			x *= cinv;
+			x ^= x >> 33;
+		} else {
+			x = ((uint64_t)(i - n + 1) << 40) * ginv;
+		}
+		if (i == 0)
+			first = x;
+		ids[k++] = x;
+		if (k == 4096 || i + 1 == 2 * n) {
+			attr_rec(&std_attr, ids, k);
+			k = 0;
+			spill();
+		}
+	}
+	for (j = 0; j < 1000; j++) {
+		size_t at = rec_begin(9, 2);
+
+		p64(0x400100);
+		p32(42);
+		p32(42);
+		p64(2000 + j);
+		p64(first);
+		p32(0);
+		p32(0);
+		p64(1);
+		rec_end(at);
+	}
+}
+
+/*
+ * Finding 11: terminal escapes (OSC title, clear screen, a C1 CSI byte)
+ * in every string a reader prints: hostname, cmdline, event name, comm
+ * and a mapped path, with one sample in that map.
+ */
+static void
+esc_strings(void)
+{
+	static const char e[] = "\033]0;TITLE\007\033[2J\233m";
+	char s[64];
+	size_t at;
+
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	snprintf(s, sizeof(s), "host%s", e);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE: HOSTNAME */
+	p64(3);
+	p32(64);
+	pstr(s, 64);
+	rec_end(at);
+	snprintf(s, sizeof(s), "cmd%s", e);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE: CMDLINE */
+	p64(11);
+	p32(1);
+	p32(64);
+	pstr(s, 64);
+	rec_end(at);
+	snprintf(s, sizeof(s), "ev%s", e);
+	at = rec_begin(78, 0);		/* EVENT_UPDATE: NAME */
+	p64(2);
+	p64(11);
+	pstr(s, 8);
+	rec_end(at);
+	snprintf(s, sizeof(s), "co%s", e);
+	at = rec_begin(3, 0);		/* COMM */
+	p32(42);
+	p32(42);
+	pstr(s, 8);
+	trailer(1000, 11);
+	rec_end(at);
+	snprintf(s, sizeof(s), "/nonexistent/lib%s.so", e);
+	at = rec_begin(1, 2);		/* MMAP */
+	p32(42);
+	p32(42);
+	p64(0x400000);
+	p64(0x1000);
+	p64(0);
+	pstr(s, 8);
+	trailer(1001, 11);
+	rec_end(at);
+	sample_rec(0);
+	finished_round();
+}
+
+/*
+ * Finding 7: n 16-byte records (SWITCH with a time-only sample_id_all
+ * trailer) and no FINISHED_ROUND, their times decreasing ("dec") or
+ * random ("rand", a fixed LCG): what makes pdsort's -m cap bite hardest.
+ */
+static void
+tiny(size_t n, int random)
+{
+	static const struct attr a = {
+		.type = 1, .size = 128, .sample_type = ST_TIME,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	uint64_t x = 3;
+	size_t i, at;
+
+	header();
+	attr_rec(&a, NULL, 0);
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		at = rec_begin(14, 0);
+		p64(random ? (x >> 34) + 1 : n - i);
+		rec_end(at);
+		if (len > MAXBUF / 2)
+			spill();
+	}
+}
+
+/*
+ * Finding 8, names: the standard event with ids id and id + 1, named
+ * `name` by an EVENT_DESC feature, and one sample.
+ */
+static void
+named(const char *name, uint64_t id)
+{
+	uint64_t ids[2] = { id, id + 1 };
+	size_t at;
+
+	header();
+	attr_rec(&std_attr, ids, 2);
+	at = rec_begin(80, 0);		/* HEADER_FEATURE: EVENT_DESC */
+	p64(12);
+	p32(1);				/* nr */
+	p32(128);			/* attr size */
+	pattr(&std_attr);
+	p32(2);				/* nr ids */
+	p32(64);
+	pstr(name, 64);
+	p64(ids[0]);
+	p64(ids[1]);
+	rec_end(at);
+	at = rec_begin(9, 2);
+	p64(0x400100);
+	p32(42);
+	p32(42);
+	p64(2000);
+	p64(id);
+	p32(0);
+	p32(0);
+	p64(1);
+	rec_end(at);
+	finished_round();
+}
+
+/*
+ * Finding 8, trailers: the good stream recorded without sample_id_all
+ * (an old kernel): COMM and MMAP end at their strings.
+ */
+static void
+no_sia(void)
+{
+	struct attr a = std_attr;
+	size_t at;
+	int i;
+
+	a.flags = FL_DISABLED;
+	header();
+	attr_rec(&a, std_ids, 2);
+	at = rec_begin(3, 0);
+	p32(43);
+	p32(43);
+	pstr("mkpipe-b", 8);
+	rec_end(at);
+	at = rec_begin(1, 2);
+	p32(43);
+	p32(43);
+	p64(0x500000);
+	p64(0x1000);
+	p64(0);
+	pstr("/usr/lib/x86_64-linux-gnu/libmkpipe-b.so.6", 8);
+	rec_end(at);
+	for (i = 0; i < 3; i++)
+		sample_rec(i);
+	finished_round();
+}
+
+/*
+ * Finding 8, tracepoints: a sched_switch event and one sample of it, with
+ * tracing data whose formats give sched_switch and sched_wakeup the ids
+ * of kernel "a" (372, 374) or of kernel "b" (374, 372).
+ */
+static void
+tp_fmt(const char *name, unsigned id)
+{
+	char f[512];
+	int n;
+
+	n = snprintf(f, sizeof(f), "name: %s\nID: %u\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;"
+	    "\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:int val;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	    "print fmt: \"val=%%d\", REC->val\n", name, id);
+	p64(n);
+	pbytes(f, n);
+}
+
+static void
+tp_kernel(int b)
+{
+	static const char pg[] = "field: u64 timestamp;";
+	unsigned sw = b ? 374 : 372, wk = b ? 372 : 374;
+	struct attr a = std_attr;
+	size_t at, blob;
+
+	a.type = 2;			/* PERF_TYPE_TRACEPOINT */
+	a.config = sw;
+	a.sample_type = STD_TYPE | ST_RAW;
+	header();
+	attr_rec(&a, std_ids, 2);
+	at = rec_begin(66, 0);		/* HEADER_TRACING_DATA */
+	p32(0);				/* size, set below */
+	p32(0);
+	rec_end(at);
+	blob = len;
+	pbytes("\027\bDtracing0.6", 14);
+	put(be, 1);
+	put(8, 1);			/* sizeof(long) */
+	p32(4096);
+	pbytes("header_page", 12);
+	p64(sizeof(pg) - 1);
+	pbytes(pg, sizeof(pg) - 1);
+	pbytes("header_event", 13);
+	p64(0);
+	p32(0);				/* ftrace formats */
+	p32(1);				/* systems */
+	pbytes("sched", 6);
+	p32(2);
+	tp_fmt("sched_switch", sw);
+	tp_fmt("sched_wakeup", wk);
+	p32(0);				/* kallsyms */
+	p32(0);				/* printk formats */
+	p64(0);				/* saved cmdlines */
+	pzero((8 - (len - blob) % 8) % 8);
+	set(at + 8, len - blob, 4);
+	at = rec_begin(9, 2);
+	p64(0x400100);
+	p32(42);
+	p32(42);
+	p64(2000);
+	p64(11);
+	p32(0);
+	p32(0);
+	p64(1);
+	p32(12);			/* RAW size: 4 + 12 = 16 */
+	put(sw, 2);			/* common_type */
+	put(0, 2);
+	p32(42);
+	p32(7);				/* val */
+	rec_end(at);
+	finished_round();
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -815,6 +1120,9 @@ static const char *const cases[] = {
 	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
 	"json-hostile", "tp-overlap", "tp-overlap-be", "zstd-ratio-bomb",
 	"zstd-ratio-bomb-be",
+	/* issue 18 findings 4, 7, 8, 11 */
+	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
+	"named NAME ID", "no-sia", "tp-kernel a|b",
 	NULL
 };
 
@@ -1013,6 +1321,21 @@ main(int argc, char **argv)
 	    strcmp(c, "zstd-ratio-bomb-be") == 0) {
 		be = c[15] != '\0';
 		zstd_ratio_bomb();
+	/* issue 18 findings 4, 7, 8, 11 */
+	} else if (strcmp(c, "idflood") == 0) {
+		idflood(argc > 2 ? strtoul(argv[2], NULL, 10) : 200000);
+	} else if (strcmp(c, "esc-strings") == 0) {
+		esc_strings();
+	} else if (strcmp(c, "tiny-dec") == 0 && argc > 2) {
+		tiny(strtoul(argv[2], NULL, 10), 0);
+	} else if (strcmp(c, "tiny-rand") == 0 && argc > 2) {
+		tiny(strtoul(argv[2], NULL, 10), 1);
+	} else if (strcmp(c, "named") == 0 && argc > 3) {
+		named(argv[2], strtoull(argv[3], NULL, 10));
+	} else if (strcmp(c, "no-sia") == 0) {
+		no_sia();
+	} else if (strcmp(c, "tp-kernel") == 0 && argc > 2) {
+		tp_kernel(strcmp(argv[2], "b") == 0);
 	} else {
 		usage();
 	}

@@ -295,7 +295,10 @@ test_has_identifier(void)
 	pd_evlist_free(&el);
 }
 
-/* Without sample_id_all there is no trailer to extend. */
+/*
+ * Without sample_id_all a record gets a whole trailer: all ones (no
+ * thread, no time) but the id, IDENTIFIER last.
+ */
 static void
 test_no_sample_id_all(void)
 {
@@ -313,7 +316,9 @@ test_no_sample_id_all(void)
 	b_u32(8);
 	b_str("sh", 8);
 	b_end(at);
-	T(run(&el, at, &c, &why) == 0);
+	T(run(&el, at, &c, &why) == 40 && pd_get_u16(out + 6) == 40);
+	T(memcmp(out + 8, b_buf + at + 8, 16) == 0);
+	T(pd_get_u64(out + 24) == UINT64_MAX && pd_get_u64(out + 32) == 1000);
 	b_len = 0;
 	at = b_rec(PERF_RECORD_SAMPLE, 0);
 	b_u64(0x400000);
