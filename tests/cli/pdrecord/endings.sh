@@ -55,14 +55,16 @@ st=$(cat st)
 
 # The reader goes away while a command runs: pdrecord ends the command
 # (SIGTERM, as perf record does) and itself at once, idle or busy, and
-# through -z too; not when the command would have ended (23 s).
+# through -z too; not when the command would have ended (23 s). The
+# sleep's argument is this run's own, for pgrep.
+secs=23.$$
 for opts in '-a' '-z -a' '-a -g -F 20000'; do
 	start=$(date +%s)
-	bash -c "pdrecord $opts -- sleep 23.4 | head -c 1000 > /dev/null; echo \"\${PIPESTATUS[0]}\" > st" 2> err.txt
+	bash -c "pdrecord $opts -- sleep $secs | head -c 1000 > /dev/null; echo \"\${PIPESTATUS[0]}\" > st" 2> err.txt
 	took=$(( $(date +%s) - start ))
-	[ "$took" -lt 10 ] || fail "pdrecord $opts -- sleep 23.4 | head: ran ${took}s"
-	[ "$(cat st)" = 141 ] || fail "pdrecord $opts -- sleep 23.4 | head: exit $(cat st)"
-	pgrep -x -f 'sleep 23.4' >/dev/null && fail "pdrecord $opts: the command still runs"
+	[ "$took" -lt 10 ] || fail "pdrecord $opts -- sleep $secs | head: ran ${took}s"
+	[ "$(cat st)" = 141 ] || fail "pdrecord $opts -- sleep $secs | head: exit $(cat st)"
+	pgrep -x -f "sleep $secs" >/dev/null && fail "pdrecord $opts: the command still runs"
 done
 
 # A command that cannot start leaves no output behind.
