@@ -11,6 +11,7 @@
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libiberty/demangle.h>
@@ -21,6 +22,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -558,6 +560,51 @@ pd_symtab_find(const struct symtab *st, uint64_t addr)
 
 /* ---- ELF files ---- */
 
+#define PROC_MAGIC	0x9fa0		/* <linux/magic.h> PROC_SUPER_MAGIC */
+#define SYSFS_MAGIC	0x62656572	/* SYSFS_MAGIC */
+
+/*
+ * A stream names any path it likes: a FIFO would block the open or the
+ * read forever, a device (/dev/zero, /dev/urandom) never ends, and
+ * /proc or /sys files (/proc/self/mem, /proc/kcore) are "regular" files
+ * whose reads do things. Only regular files of a bounded size are read.
+ */
+int
+pd_syms_open(const char *path, uint64_t max, struct stat *st,
+    const char **why)
+{
+	struct statfs sf;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY |
+	    O_CLOEXEC)) < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, st) < 0) {
+		*why = strerror(errno);
+		goto fail;
+	}
+	if (!S_ISREG(st->st_mode) || (fstatfs(fd, &sf) == 0 &&
+	    (sf.f_type == PROC_MAGIC || sf.f_type == SYSFS_MAGIC))) {
+		*why = "not a regular file";
+		goto fail;
+	}
+	if ((uint64_t)st->st_size > max) {
+		*why = max == PD_SYMS_ELF_MAX ? "larger than 1 GiB" :
+		    max == PD_SYMS_PERFMAP_MAX ? "larger than 64 MiB" :
+		    "too large";
+		goto fail;
+	}
+	/* Regular files never block; reads need no O_NONBLOCK. */
+	(void)fcntl(fd, F_SETFL, 0);
+	return fd;
+fail:
+	close(fd);
+	errno = EINVAL;		/* ENOENT only for a missing file */
+	return -1;
+}
+
 static void
 bid_hex(char *buf, const unsigned char *bid, size_t len)
 {
@@ -739,12 +786,14 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	size_t i, nph;
 	int n, r, nsyms, symtab = 0;
 	struct stat stb;
-	char *dm;
+	const char *why;
+	char *dm, magic[SELFMAG];
+	int fd;
 
 	memset(&b, 0, sizeof(b));
-	if (stat(file, &stb) < 0) {
+	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &stb, &why)) < 0) {
 		pd_syms_note(sy, "%s: %s; its symbols are not shown",
-		    d->path, strerror(errno));
+		    d->path, why);
 		return;
 	}
 	/*
@@ -760,11 +809,24 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		    "(inode %" PRIu64 ", now %" PRIu64 "); its symbols are not "
 		    "shown", d->path, d->ino, (uint64_t)stb.st_ino);
 		d->wrong = 1;
+		close(fd);
 		return;
 	}
-	if ((dwfl = dwfl_begin(&cb)) == NULL)
+	/* Only the magic of a file that is not ELF is ever read. */
+	if (pread(fd, magic, SELFMAG, 0) != SELFMAG ||
+	    memcmp(magic, ELFMAG, SELFMAG) != 0) {
+		pd_syms_note(sy, "%s: not an ELF file; its symbols are not "
+		    "shown", d->path);
+		close(fd);
 		return;
-	mod = dwfl_report_elf(dwfl, d->path, file, -1, 0, false);
+	}
+	if ((dwfl = dwfl_begin(&cb)) == NULL) {
+		close(fd);
+		return;
+	}
+	/* On success libdwfl owns fd (and never opens the path itself). */
+	if ((mod = dwfl_report_elf(dwfl, d->path, file, fd, 0, false)) == NULL)
+		close(fd);
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (mod == NULL) {
 		pd_syms_note(sy, "%s: %s; its symbols are not shown",
@@ -875,10 +937,35 @@ load_perfmap(struct pd_syms *sy, struct dso *d)
 	size_t cap = 0;
 	ssize_t len;
 	uint64_t start, size;
+	struct stat st;
+	const char *why;
 	FILE *f;
+	int fd;
 
-	if (pd_kallsyms_host(sy) != 1 || (f = fopen(d->name, "re")) == NULL)
+	if (pd_kallsyms_host(sy) != 1)
 		return;
+	if ((fd = pd_syms_open(d->name, PD_SYMS_PERFMAP_MAX, &st,
+	    &why)) < 0) {
+		if (errno != ENOENT)
+			pd_syms_note(sy, "%s: %s; its symbols are not shown",
+			    d->name, why);
+		return;
+	}
+	/*
+	 * perf reads a map file only when it is owned by the user running
+	 * perf or by root: anyone can write to /tmp, and a map file names
+	 * every address in the process.
+	 */
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		pd_syms_note(sy, "%s: not owned by the current user or root; "
+		    "its symbols are not shown", d->name);
+		close(fd);
+		return;
+	}
+	if ((f = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return;
+	}
 	memset(&b, 0, sizeof(b));
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')

@@ -31,6 +31,25 @@ struct pd_syms_opts {
 	int		 dso_only;	/* name dsos only: read no file */
 };
 
+/*
+ * What one file named by a stream may cost: an ELF file (or its vdso
+ * image) above PD_SYMS_ELF_MAX bytes, or a JIT's /tmp/perf-PID.map above
+ * PD_SYMS_PERFMAP_MAX, is not read (a note says so).
+ */
+#define PD_SYMS_ELF_MAX		(1ULL << 30)
+#define PD_SYMS_PERFMAP_MAX	(64ULL << 20)
+
+/*
+ * Opens a file a stream names, read-only, only when it is a regular
+ * file (not on /proc or /sys) of at most `max` bytes: O_NONBLOCK, so a
+ * FIFO cannot block the open, then fstat. Returns the descriptor (the
+ * caller closes it) with *st filled, or -1 with *why saying why not
+ * ("not a regular file", "larger than ...", or strerror).
+ */
+struct stat;
+int	pd_syms_open(const char *path, uint64_t max, struct stat *st,
+	    const char **why);
+
 /* A new symbolizer (opts may be NULL), or NULL when out of memory. */
 struct pd_syms	*pd_syms_new(const struct pd_syms_opts *);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -396,9 +397,11 @@ report(Dwfl *dwfl, const char *name, const char *file, const struct pd_map *m)
 	Dwfl_Module *mod;
 	Elf *elf;
 	uint64_t base;
+	struct stat st;
+	const char *why;
 	int fd;
 
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &st, &why)) < 0)
 		return 0;
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
 		close(fd);

@@ -17,9 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
-#define MAXBUF	(1 << 20)
+#define MAXBUF	(32 << 20)
 
 static unsigned char buf[MAXBUF];
 static size_t len;
@@ -451,6 +452,132 @@ file_mode(int past_end)
 		fault = attrs_at + 128;
 }
 
+
+/*
+ * Issue 18, findings 3, 5, 6, 9: streams that make the symbolizer open
+ * files, keep many dsos, maps and queued samples, or sync the unwinder
+ * often. All use the standard event (ids 11, 12) and pid 100 unless
+ * said; sizes come from the arguments so the tests stay small.
+ */
+static void
+sym_trailer(uint32_t pid, uint64_t time)
+{
+	p32(pid);
+	p32(pid);
+	p64(time);
+	p64(11);
+	p32(0);
+	p32(0);
+}
+
+/* HOSTNAME and OSRELEASE features of this machine: "from this host". */
+static void
+host_features(void)
+{
+	struct utsname u;
+	size_t at;
+
+	if (uname(&u) < 0)
+		abort();
+	at = rec_begin(80, 0);
+	p64(3);
+	p32(sizeof(u.nodename));
+	pstr(u.nodename, sizeof(u.nodename));
+	rec_end(at);
+	at = rec_begin(80, 0);
+	p64(4);
+	p32(sizeof(u.release));
+	pstr(u.release, sizeof(u.release));
+	rec_end(at);
+}
+
+static void
+sym_comm(uint32_t pid)
+{
+	size_t at = rec_begin(3, 0);
+
+	p32(pid);
+	p32(pid);
+	pstr("victim", 8);
+	sym_trailer(pid, 0);
+	rec_end(at);
+}
+
+/* An executable MMAP2 with device and inode. */
+static void
+sym_mmap2(uint32_t pid, uint64_t start, uint64_t size, const char *path,
+    uint64_t ino, uint64_t time)
+{
+	size_t at = rec_begin(10, 2);
+
+	p32(pid);
+	p32(pid);
+	p64(start);
+	p64(size);
+	p64(0);				/* pgoff */
+	p32(ino != 0 ? 8 : 0);		/* maj */
+	p32(ino != 0 ? 1 : 0);		/* min */
+	p64(ino);
+	p64(0);				/* ino_generation */
+	p32(5);				/* PROT_READ | PROT_EXEC */
+	p32(2);				/* MAP_PRIVATE */
+	pstr(path, 8);
+	sym_trailer(pid, time);
+	rec_end(at);
+}
+
+static void
+sym_sample(uint32_t pid, uint64_t ip, uint64_t time)
+{
+	size_t at = rec_begin(9, 2);
+
+	p64(ip);
+	p32(pid);
+	p32(pid);
+	p64(time);
+	p64(11);
+	p32(0);
+	p32(0);
+	p64(1);
+	rec_end(at);
+}
+
+static void
+sym_head(int host)
+{
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	if (host)
+		host_features();
+	sym_comm(100);
+}
+
+/* sym-file PATH...: each file mapped, one sample in each. */
+static void
+sym_file(char **paths, int n)
+{
+	int i;
+
+	sym_head(0);
+	for (i = 0; i < n; i++) {
+		sym_mmap2(100, 0x10000000ULL * (i + 1), 0x100000, paths[i], 0,
+		    0);
+		sym_sample(100, 0x10000000ULL * (i + 1) + 0x1000, 0);
+	}
+}
+
+/* sym-perfmap PID: a JIT's anonymous map, from this host. */
+static void
+sym_perfmap(uint32_t pid)
+{
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	host_features();
+	sym_comm(pid);
+	sym_mmap2(pid, 0x7f0000000000ULL, 0x100000, "//anon", 0, 0);
+	sym_sample(pid, 0x7f0000001000ULL, 0);
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -461,7 +588,10 @@ static const char *const cases[] = {
 	"sample-regs", "sample-stack", "sample-stack-dyn",
 	"sample-stack-dyn-big", "sample-read", "file-mode",
 	"file-section-past-end", "file-attrs-past-end",
-	"file-feature-past-end", "file-ids-past-end", NULL
+	"file-feature-past-end", "file-ids-past-end",
+	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
+	"sym-file PATH...", "sym-perfmap PID",
+	NULL
 };
 
 static void
@@ -640,6 +770,11 @@ main(int argc, char **argv)
 		file_mode(3);
 	} else if (strcmp(c, "file-ids-past-end") == 0) {
 		file_mode(4);
+	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
+	} else if (strcmp(c, "sym-file") == 0 && argc > 2) {
+		sym_file(argv + 2, argc - 2);
+	} else if (strcmp(c, "sym-perfmap") == 0 && argc > 2) {
+		sym_perfmap(strtoul(argv[2], NULL, 10));
 	} else {
 		usage();
 	}
