@@ -158,15 +158,76 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 	return &sy->procs[i];
 }
 
+/* Drops the process's maps; shared ones stay with the others. */
 static void
-proc_clear(struct proc *p)
+proc_clear(struct pd_syms *sy, struct proc *p)
 {
-	free(p->maps);
-	free(p->dsos);
+	if (p->refs != NULL && --*p->refs > 0) {
+		/* Another process still has them. */
+	} else {
+		sy->nmaps -= p->n;
+		free(p->maps);
+		free(p->dsos);
+		free(p->refs);
+	}
 	p->maps = NULL;
 	p->dsos = NULL;
+	p->refs = NULL;
 	p->n = p->cap = 0;
 	p->last = 0;
+}
+
+/* Map entries for `more` new ones, within PD_SYMS_MAPS_MAX. 0, or -1. */
+static int
+maps_take(struct pd_syms *sy, size_t more)
+{
+	if (more > PD_SYMS_MAPS_MAX - sy->nmaps) {
+		if (!sy->maps_full)
+			pd_syms_note(sy, "more than %u maps kept: further "
+			    "maps are dropped and counted as unusable; their "
+			    "samples show as [unknown]", PD_SYMS_MAPS_MAX);
+		sy->maps_full = 1;
+		return -1;
+	}
+	sy->nmaps += more;
+	return 0;
+}
+
+/*
+ * Makes the process's maps its own before they change: a FORK's child
+ * shares its parent's until then, so a thousand children of a process
+ * with a thousand maps cost a thousand pointers, not a million maps.
+ */
+static int
+proc_own(struct pd_syms *sy, struct proc *p)
+{
+	struct pd_map *nm;
+	struct dso **nd;
+
+	if (p->refs == NULL)
+		return 0;
+	if (*p->refs == 1) {
+		free(p->refs);
+		p->refs = NULL;
+		return 0;
+	}
+	if (maps_take(sy, p->n) < 0)
+		return -1;
+	nm = malloc(p->cap * sizeof(*nm));
+	nd = malloc(p->cap * sizeof(*nd));
+	if (nm == NULL || nd == NULL) {
+		free(nm);
+		free(nd);
+		sy->nmaps -= p->n;
+		return -1;
+	}
+	memcpy(nm, p->maps, p->n * sizeof(*nm));
+	memcpy(nd, p->dsos, p->n * sizeof(*nd));
+	--*p->refs;
+	p->refs = NULL;
+	p->maps = nm;
+	p->dsos = nd;
+	return 0;
 }
 
 void
@@ -176,9 +237,9 @@ pd_syms_procs_free(struct pd_syms *sy)
 
 	for (i = 0; i < sy->pcap; i++)
 		if (sy->procs[i].used)
-			proc_clear(&sy->procs[i]);
+			proc_clear(sy, &sy->procs[i]);
 	free(sy->procs);
-	proc_clear(&sy->kern);
+	proc_clear(sy, &sy->kern);
 	free(sy->threads);
 	for (i = 0; i < sy->strs.cap; i++)
 		free(sy->strs.v[i]);
@@ -229,14 +290,15 @@ first_above(const struct proc *p, uint64_t addr)
  * of older maps before and after it (perf's maps__fixup_overlappings).
  */
 static int
-proc_insert(struct proc *p, const struct pd_map *m, struct dso *dso)
+proc_insert(struct pd_syms *sy, struct proc *p, const struct pd_map *m,
+    struct dso *dso)
 {
 	size_t i, j, k;
 	struct pd_map head, tail;
 	struct dso *hd = NULL, *td = NULL;
 	int has_head = 0, has_tail = 0;
 
-	if (m->end <= m->start)
+	if (m->end <= m->start || proc_own(sy, p) < 0)
 		return -1;
 	i = first_above(p, m->start);
 	for (j = i; j < p->n && p->maps[j].start < m->end; j++) {
@@ -255,9 +317,18 @@ proc_insert(struct proc *p, const struct pd_map *m, struct dso *dso)
 		}
 	}
 	/* maps[i, j) go; head, m, tail come in. */
+	if (j > i)
+		p->cut = m->gen;
 	k = (size_t)has_head + 1 + (size_t)has_tail;
-	if (proc_reserve(p, p->n - (j - i) + k) < 0)
+	if (k > j - i && maps_take(sy, k - (j - i)) < 0)
 		return -1;
+	if (proc_reserve(p, p->n - (j - i) + k) < 0) {
+		if (k > j - i)
+			sy->nmaps -= k - (j - i);
+		return -1;
+	}
+	if (k < j - i)
+		sy->nmaps -= (j - i) - k;
 	memmove(p->maps + i + k, p->maps + j, (p->n - j) * sizeof(*p->maps));
 	memmove(p->dsos + i + k, p->dsos + j, (p->n - j) * sizeof(*p->dsos));
 	p->n = p->n - (j - i) + k;
@@ -275,17 +346,26 @@ proc_insert(struct proc *p, const struct pd_map *m, struct dso *dso)
 	return 0;
 }
 
+/* The child's maps are its parent's, shared until one changes. */
 static int
-proc_copy(struct proc *dst, const struct proc *src)
+proc_copy(struct pd_syms *sy, struct proc *dst, struct proc *src)
 {
-	proc_clear(dst);
+	if (dst == src)
+		return 0;
+	proc_clear(sy, dst);
 	if (src == NULL || src->n == 0)
 		return 0;
-	if (proc_reserve(dst, src->n) < 0)
-		return -1;
-	memcpy(dst->maps, src->maps, src->n * sizeof(*src->maps));
-	memcpy(dst->dsos, src->dsos, src->n * sizeof(*src->dsos));
+	if (src->refs == NULL) {
+		if ((src->refs = malloc(sizeof(*src->refs))) == NULL)
+			return -1;
+		*src->refs = 1;
+	}
+	++*src->refs;
+	dst->refs = src->refs;
+	dst->maps = src->maps;
+	dst->dsos = src->dsos;
 	dst->n = src->n;
+	dst->cap = src->cap;
 	return 0;
 }
 
@@ -404,8 +484,8 @@ do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 	if ((cp = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;
 	pp = pd_syms_proc(sy, ppid, 0);
-	cp->gen = ++sy->gen;
-	return proc_copy(cp, pp);
+	cp->gen = cp->cut = ++sy->gen;
+	return proc_copy(sy, cp, pp);
 }
 
 
@@ -467,9 +547,10 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid)) == NULL)
 		return -1;
 	m.path = dso->path;
-	if (proc_insert(p, &m, dso) < 0)
+	m.gen = ++sy->gen;
+	if (proc_insert(sy, p, &m, dso) < 0)
 		return -1;
-	p->gen = ++sy->gen;
+	p->gen = m.gen;
 	return 0;
 }
 
@@ -477,7 +558,7 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 static int
 do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 {
-	struct bidnote *b;
+	unsigned char bid[20];
 	const char *path;
 	size_t len, idlen = 20;
 
@@ -488,26 +569,12 @@ do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 		if (idlen > 20)
 			idlen = 20;
 	}
-	if (sy->nbids == sy->bidcap) {
-		size_t ncap = sy->bidcap ? sy->bidcap * 2 : 32;
-
-		if ((b = realloc(sy->bids, ncap * sizeof(*b))) == NULL)
-			return -1;
-		sy->bids = b;
-		sy->bidcap = ncap;
-	}
-	b = &sy->bids[sy->nbids];
-	if ((b->path = strndup(path, len)) == NULL)
-		return -1;
-	memcpy(b->bid, rec->data + 12, idlen);
+	memcpy(bid, rec->data + 12, idlen);
 	/* Without the size byte, trailing zeros are padding. */
 	if (!(rec->misc & (1 << 15)))
-		while (idlen > 0 && b->bid[idlen - 1] == 0)
+		while (idlen > 0 && bid[idlen - 1] == 0)
 			idlen--;
-	b->len = idlen;
-	sy->nbids++;
-	pd_syms_dso_bid(sy, b->path, b->bid, b->len);
-	return 0;
+	return pd_syms_bid_add(sy, path, len, bid, idlen);
 }
 
 int
@@ -550,6 +617,14 @@ pd_syms_maps(struct pd_syms *sy, uint32_t pid, size_t *nmaps, uint64_t *gen)
 	if (gen != NULL)
 		*gen = p->gen;
 	return p->maps;
+}
+
+uint64_t
+pd_syms_maps_cut(struct pd_syms *sy, uint32_t pid)
+{
+	struct proc *p = pd_syms_proc(sy, pid, 0);
+
+	return p != NULL ? p->cut : 0;
 }
 
 const char *

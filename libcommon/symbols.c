@@ -68,8 +68,11 @@ pd_symtab_free(struct symtab *st)
 static void
 dso_free(struct dso *d)
 {
-	pd_symtab_free(&d->st);
-	free(d->loads);
+	/* A dso sharing another's file frees nothing of it. */
+	if (d->shares == NULL) {
+		pd_symtab_free(&d->st);
+		free(d->loads);
+	}
 	free(d->name_buf);
 	free(d->path);
 	free(d);
@@ -90,9 +93,11 @@ pd_syms_free(struct pd_syms *sy)
 			dso_free(d);
 		}
 	free(sy->dhash);
+	free(sy->fhash);
 	for (i = 0; i < sy->nbids; i++)
 		free(sy->bids[i].path);
 	free(sy->bids);
+	free(sy->bidhash);
 	pd_symtab_free(&sy->ksyms);
 	for (i = 0; i < sy->nnotes; i++)
 		free(sy->notes[i]);
@@ -124,7 +129,9 @@ pd_syms_next_note(struct pd_syms *sy)
 
 	if (sy->note_next < sy->nnotes)
 		return sy->notes[sy->note_next++];
-	if (sy->notes_dropped > 0) {
+	/* Counted to the end of the input, then said once. */
+	if (sy->notes_dropped > 0 && sy->notes_more) {
+		sy->notes_more = 0;
 		snprintf(more, sizeof(more), "%u more notes like these",
 		    sy->notes_dropped);
 		sy->notes_dropped = 0;
@@ -207,17 +214,125 @@ dso_set_bid(struct dso *d, const unsigned char *bid, size_t len)
 	d->bidlen = len;
 }
 
+/*
+ * A path with "//" and "/./" collapsed, or NULL when it has none (or
+ * out of memory: the path is then used as it is). The kernel never
+ * writes them; a stream that does would make one dso per spelling of
+ * one file.
+ */
+static char *
+normal_path(const char *path)
+{
+	const char *p;
+	char *s, *q;
+
+	for (p = path; *p != '\0'; p++)
+		if (p[0] == '/' && (p[1] == '/' || (p[1] == '.' &&
+		    (p[2] == '/' || p[2] == '\0'))))
+			break;
+	if (*p == '\0' || (s = strdup(path)) == NULL)
+		return NULL;
+	for (p = path, q = s; *p != '\0'; ) {
+		if (p[0] == '/' && p[1] == '/') {
+			p++;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '.' && (p[2] == '/' ||
+		    p[2] == '\0')) {
+			p += 2;
+			continue;
+		}
+		*q++ = *p++;
+	}
+	if (q > s + 1 && q[-1] == '/')
+		q--;
+	if (q == s)
+		*q++ = '/';
+	*q = '\0';
+	return s;
+}
+
+/* The HEADER_BUILD_ID note of a path, or NULL. */
+static const struct bidnote *
+bid_find(const struct pd_syms *sy, const char *path)
+{
+	size_t i;
+
+	if (sy->nbids == 0)
+		return NULL;
+	for (i = sy->bidhash[hash_name(path) & (sy->bidcap - 1)]; i != 0;
+	    i = sy->bids[i - 1].next)
+		if (strcmp(sy->bids[i - 1].path, path) == 0)
+			return &sy->bids[i - 1];
+	return NULL;
+}
+
+/*
+ * Keeps a HEADER_BUILD_ID's path and build id for dsos made later (the
+ * first one of a path counts), and gives it to those of that path now.
+ */
+int
+pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
+    const unsigned char *bid, size_t bidlen)
+{
+	struct bidnote *b, *nb;
+	size_t *nh, i, k, ncap;
+	char *p, *np;
+
+	if ((p = strndup(path, len)) == NULL)
+		return -1;
+	if ((np = normal_path(p)) != NULL) {
+		free(p);
+		p = np;
+	}
+	if (bid_find(sy, p) != NULL)
+		goto apply;
+	if (sy->nbids == sy->bidcap) {
+		ncap = sy->bidcap ? sy->bidcap * 2 : 32;
+		if ((nb = realloc(sy->bids, ncap * sizeof(*nb))) == NULL)
+			goto fail;
+		sy->bids = nb;
+		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
+			goto fail;
+		free(sy->bidhash);
+		sy->bidhash = nh;
+		sy->bidcap = ncap;
+		for (i = 0; i < sy->nbids; i++) {
+			k = hash_name(sy->bids[i].path) & (ncap - 1);
+			sy->bids[i].next = nh[k];
+			nh[k] = i + 1;
+		}
+	}
+	b = &sy->bids[sy->nbids];
+	b->path = p;
+	memcpy(b->bid, bid, bidlen);
+	b->len = bidlen;
+	k = hash_name(p) & (sy->bidcap - 1);
+	b->next = sy->bidhash[k];
+	sy->bidhash[k] = ++sy->nbids;
+	pd_syms_dso_bid(sy, p, bid, bidlen);
+	return 0;
+apply:
+	pd_syms_dso_bid(sy, p, bid, bidlen);
+	free(p);
+	return 0;
+fail:
+	free(p);
+	return -1;
+}
+
 struct dso *
 pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
     int kernel, uint32_t pid)
 {
 	const unsigned char *bid = id->bid;
 	size_t bidlen = id->bidlen;
-	char *name = NULL;
+	char *name = NULL, *norm = NULL;
 	const char *key = path;
+	const struct bidnote *bn;
 	enum dso_kind kind;
-	struct dso *d;
-	size_t k, i;
+	struct dso *d, *ovf = NULL;
+	size_t k, same = 0;
 
 	if (kernel) {
 		if (strncmp(path, "[kernel.kallsyms", 16) == 0) {
@@ -236,9 +351,11 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 		if (asprintf(&name, "/tmp/perf-%d.map", (int)pid) < 0)
 			return NULL;
 		key = name;
-	} else if (path[0] == '/' && strncmp(path, "/SYSV", 5) != 0)
+	} else if (path[0] == '/' && strncmp(path, "/SYSV", 5) != 0) {
 		kind = DSO_FILE;
-	else
+		if ((norm = normal_path(path)) != NULL)
+			key = path = norm;
+	} else
 		kind = DSO_NOFILE;
 
 	if (sy->dcap == 0 && dhash_grow(sy) < 0)
@@ -247,6 +364,11 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 	for (d = sy->dhash[k]; d != NULL; d = d->next) {
 		if (strcmp(d->name, key) != 0 || d->kind != kind)
 			continue;
+		if (d->overflow) {
+			ovf = d;
+			continue;
+		}
+		same++;
 		/* A file replaced while recorded is another dso. */
 		if (id->ino != 0 && d->ino != 0 && (id->ino != d->ino ||
 		    id->maj != d->maj || id->min != d->min))
@@ -265,7 +387,13 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 			d->min = id->min;
 		}
 		free(name);
+		free(norm);
 		return d;
+	}
+	if (same >= DSO_SAME_MAX && ovf != NULL) {
+		free(name);
+		free(norm);
+		return ovf;
 	}
 	if (sy->dn * 2 >= sy->dcap && dhash_grow(sy) < 0)
 		goto fail;
@@ -282,22 +410,28 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 	d->name_buf = name;
 	d->name = name != NULL ? name : kind == DSO_KERNEL ?
 	    "[kernel.kallsyms]" : d->path;
-	if (bidlen > 0)
+	if (same >= DSO_SAME_MAX) {
+		/* The one for all further files of this path: no names. */
+		d->overflow = 1;
+		d->wrong = 1;
+		d->loaded = 1;
+		d->ino = 0;
+		pd_syms_note(sy, "%s: more than %d different files of this "
+		    "path (inode or build id); the symbols of the rest are "
+		    "not shown", d->path, DSO_SAME_MAX);
+	} else if (bidlen > 0)
 		dso_set_bid(d, bid, bidlen);
-	else
-		for (i = 0; i < sy->nbids; i++)
-			if (strcmp(sy->bids[i].path, path) == 0) {
-				dso_set_bid(d, sy->bids[i].bid,
-				    sy->bids[i].len);
-				break;
-			}
+	else if ((bn = bid_find(sy, path)) != NULL)
+		dso_set_bid(d, bn->bid, bn->len);
 	k = hash_name(d->name) & (sy->dcap - 1);
 	d->next = sy->dhash[k];
 	sy->dhash[k] = d;
 	sy->dn++;
+	free(norm);
 	return d;
 fail:
 	free(name);
+	free(norm);
 	return NULL;
 }
 
@@ -312,13 +446,24 @@ void
 pd_syms_dso_bid(struct pd_syms *sy, const char *path,
     const unsigned char *bid, size_t bidlen)
 {
-	char want[41], have[41];
+	char want[41], have[41], *mod = NULL;
+	const char *keys[3];
 	struct dso *d;
-	size_t i;
+	size_t i, nk = 0;
 
-	for (i = 0; i < sy->dcap; i++)
-		for (d = sy->dhash[i]; d != NULL; d = d->next) {
-			if (d->bidlen != 0 || strcmp(d->path, path) != 0)
+	if (sy->dcap == 0)
+		return;
+	/* The chains a dso of this path can be on: its name's. */
+	keys[nk++] = path;
+	if (strncmp(path, "[kernel.kallsyms", 16) == 0)
+		keys[nk++] = "[kernel.kallsyms]";
+	else if ((mod = module_name(path)) != NULL)
+		keys[nk++] = mod;
+	for (i = 0; i < nk; i++)
+		for (d = sy->dhash[hash_name(keys[i]) & (sy->dcap - 1)];
+		    d != NULL; d = d->next) {
+			if (d->bidlen != 0 || d->overflow ||
+			    strcmp(d->path, path) != 0)
 				continue;
 			if (!d->loaded) {
 				dso_set_bid(d, bid, bidlen);
@@ -336,6 +481,7 @@ pd_syms_dso_bid(struct pd_syms *sy, const char *path,
 			    "samples, does not match the file's %s; the names "
 			    "shown for it may be wrong", d->path, want, have);
 		}
+	free(mod);
 }
 
 /* ---- symbol tables ---- */
@@ -761,8 +907,85 @@ add_plt(struct builder *b, Elf *elf)
 }
 
 /*
+ * Says so and marks the dso when the stream's build id for it is not
+ * the file's (bits, n: the file's; n <= 0 none). 1 then, else 0.
+ */
+static int
+bid_differs(struct pd_syms *sy, struct dso *d, const unsigned char *bits,
+    int n)
+{
+	char want[41], have[41];
+
+	if (d->bidlen == 0 || (n > 0 && (size_t)n >= d->bidlen &&
+	    memcmp(bits, d->bid, d->bidlen) == 0))
+		return 0;
+	bid_hex(want, d->bid, d->bidlen);
+	if (n > 0)
+		bid_hex(have, bits, n > 20 ? 20 : n);
+	pd_syms_note(sy, "%s: build id %s does not match the file%s%s;"
+	    " its symbols are not shown", d->path, want,
+	    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "");
+	d->wrong = 1;
+	return 1;
+}
+
+static uint64_t
+hash_file(uint64_t dev, uint64_t ino)
+{
+	return (dev * 0x9e3779b97f4a7c15ULL ^ ino) * 0xff51afd7ed558ccdULL >>
+	    17;
+}
+
+/* The dso that read the file st is of (device and inode), or NULL. */
+static struct dso *
+file_find(const struct pd_syms *sy, const struct stat *st)
+{
+	struct dso *o;
+
+	if (sy->fcap == 0)
+		return NULL;
+	for (o = sy->fhash[hash_file(st->st_dev, st->st_ino) &
+	    (sy->fcap - 1)]; o != NULL; o = o->fnext)
+		if (o->fdev == st->st_dev && o->fino == st->st_ino)
+			return o;
+	return NULL;
+}
+
+/* Remembers that d read the file st is of; nothing when out of memory. */
+static void
+file_add(struct pd_syms *sy, struct dso *d, const struct stat *st)
+{
+	struct dso **nh, *o, *next;
+	size_t ncap, i, k;
+
+	if (sy->fn * 2 >= sy->fcap) {
+		ncap = sy->fcap ? sy->fcap * 2 : 64;
+		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
+			return;
+		for (i = 0; i < sy->fcap; i++)
+			for (o = sy->fhash[i]; o != NULL; o = next) {
+				next = o->fnext;
+				k = hash_file(o->fdev, o->fino) & (ncap - 1);
+				o->fnext = nh[k];
+				nh[k] = o;
+			}
+		free(sy->fhash);
+		sy->fhash = nh;
+		sy->fcap = ncap;
+	}
+	d->fdev = st->st_dev;
+	d->fino = st->st_ino;
+	k = hash_file(d->fdev, d->fino) & (sy->fcap - 1);
+	d->fnext = sy->fhash[k];
+	sy->fhash[k] = d;
+	sy->fn++;
+}
+
+/*
  * Loads `file` (the dso's path, or the vdso image) through libdwfl and
- * keeps its symbols and PT_LOAD segments in the dso.
+ * keeps its symbols and PT_LOAD segments in the dso. A file already
+ * read for another dso (a link, another spelling of its path) is
+ * shared, not read again: memory follows the files, not their names.
  */
 static void
 load_elf(struct pd_syms *sy, struct dso *d, const char *file)
@@ -775,7 +998,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	};
 	struct builder b;
 	const unsigned char *bits;
-	char want[41], have[41];
+	struct dso *o;
 	GElf_Addr vaddr, bias;
 	GElf_Phdr ph;
 	GElf_Sym sym;
@@ -812,6 +1035,19 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		close(fd);
 		return;
 	}
+	if ((o = file_find(sy, &stb)) != NULL) {
+		close(fd);
+		memcpy(d->fbid, o->fbid, o->fbidlen);
+		d->fbidlen = o->fbidlen;
+		if (bid_differs(sy, d, o->fbid, (int)o->fbidlen))
+			return;
+		d->shares = o;
+		d->st = o->st;
+		d->loads = o->loads;
+		d->nloads = o->nloads;
+		d->stripped = o->stripped;
+		return;
+	}
 	/* Only the magic of a file that is not ELF is ever read. */
 	if (pread(fd, magic, SELFMAG, 0) != SELFMAG ||
 	    memcmp(magic, ELFMAG, SELFMAG) != 0) {
@@ -838,17 +1074,8 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		d->fbidlen = n > 20 ? 20 : n;
 		memcpy(d->fbid, bits, d->fbidlen);
 	}
-	if (d->bidlen > 0 && (n <= 0 || (size_t)n < d->bidlen ||
-	    memcmp(bits, d->bid, d->bidlen) != 0)) {
-		bid_hex(want, d->bid, d->bidlen);
-		if (n > 0)
-			bid_hex(have, bits, n > 20 ? 20 : n);
-		pd_syms_note(sy, "%s: build id %s does not match the file%s%s;"
-		    " its symbols are not shown", d->path, want,
-		    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "");
-		d->wrong = 1;
+	if (bid_differs(sy, d, bits, n))
 		goto out;
-	}
 	if ((elf = dwfl_module_getelf(mod, &bias)) == NULL)
 		goto out;
 	if (elf_getphdrnum(elf, &nph) == 0 && nph > 0 &&
@@ -889,6 +1116,8 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	d->stripped = !symtab && d->kind == DSO_FILE;
 	if (builder_finish(&b, &d->st, 0) < 0)
 		pd_syms_note(sy, "%s: out of memory", d->path);
+	else
+		file_add(sy, d, &stb);
 out:
 	builder_free(&b);
 	dwfl_end(dwfl);

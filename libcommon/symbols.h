@@ -114,10 +114,19 @@ struct pd_map {
 	uint64_t	 start, end, pgoff;
 	const char	*path;		/* as in the MMAP/MMAP2 record */
 	uint32_t	 prot;
+	uint64_t	 gen;		/* the generation it came in with */
 };
 
 const struct pd_map	*pd_syms_maps(struct pd_syms *, uint32_t pid,
 			    size_t *nmaps, uint64_t *gen);
+
+/*
+ * The generation at which the process last lost or cut a map (or got
+ * another set: FORK), 0 if never. Maps since then only came in, so a
+ * user of pd_syms_maps() synced at generation g later than that needs
+ * to look only at the maps whose gen is above g.
+ */
+uint64_t		 pd_syms_maps_cut(struct pd_syms *, uint32_t pid);
 
 /*
  * 0 when the file of the user map holding addr in process pid is known
