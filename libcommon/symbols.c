@@ -9,6 +9,7 @@
  */
 #include "libcommon/symbols.h"
 
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libcommon/perf.h"
@@ -40,6 +42,7 @@ pd_syms_new(const struct pd_syms_opts *o)
 		return NULL;
 	sy->kern.used = 1;
 	sy->dso_only = o != NULL && o->dso_only;
+	sy->dfd_off = o != NULL && o->no_debuginfod;
 	sy->kern.pid = UINT32_MAX;
 	/* "-": no CRC check; then the file's dir, its .debug, the tree. */
 	if (asprintf(&sy->debug_path, "-:.debug:%s", dd) < 0) {
@@ -981,6 +984,137 @@ file_add(struct pd_syms *sy, struct dso *d, const struct stat *st)
 	sy->fn++;
 }
 
+/* ---- debuginfod ---- */
+
+/*
+ * libdwfl (elfutils 0.188) asks debuginfod from inside
+ * dwfl_standard_find_debuginfo(), with a client it makes per Dwfl, and
+ * has no switch for it but the environment: libdebuginfod reads
+ * DEBUGINFOD_URLS at each query. Its progress callback, called about
+ * once a second while a query waits, can end a query; libdebuginfod is
+ * found, when libdwfl loaded it, with dlopen(RTLD_NOLOAD).
+ */
+typedef int	(*dfd_progressfn)(void *, long, long);
+
+static struct pd_syms *dfd_sy;	/* the symbolizer querying (one thread) */
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Gives up the query when no server has answered (b, the size of the
+ * download, is known once one has: -1 before) or the budget is spent.
+ */
+static int
+dfd_progress(void *client, long a, long b)
+{
+	struct pd_syms *sy = dfd_sy;
+	uint64_t t;
+
+	(void)client;
+	(void)a;
+	if (sy == NULL)
+		return 0;
+	t = now_ns() - sy->dfd_start;
+	if (b > 0)
+		sy->dfd_bytes = b;
+	if (sy->dfd_bytes == 0 &&
+	    t >= (uint64_t)PD_SYMS_DFD_STALL * 1000000000) {
+		sy->dfd_why = "no server answered in 2 s";
+		return 1;
+	}
+	if (sy->dfd_spent + t >= (uint64_t)PD_SYMS_DFD_BUDGET * 1000000000) {
+		sy->dfd_why = "the 10 s for all queries are spent";
+		return 1;
+	}
+	return 0;
+}
+
+/* Installs dfd_progress on the Dwfl's debuginfod client, if it has one. */
+static void
+dfd_hook(Dwfl *dwfl)
+{
+	static void (*set_progressfn)(void *, dfd_progressfn);
+	static int tried;
+	void *h, *c;
+
+	/* The first client loads libdebuginfod. */
+	if ((c = dwfl_get_debuginfod_client(dwfl)) == NULL)
+		return;
+	if (!tried) {
+		tried = 1;
+		if ((h = dlopen("libdebuginfod.so.1", RTLD_LAZY |
+		    RTLD_NOLOAD)) != NULL)
+			*(void **)&set_progressfn = dlsym(h,
+			    "debuginfod_set_progressfn");
+	}
+	if (set_progressfn != NULL)
+		set_progressfn(c, dfd_progress);
+}
+
+/*
+ * libdwfl's standard search (the file's directory, its .debug, the
+ * debug dir, by build id and by debuglink), then, unless it is off for
+ * this run, debuginfod, bounded as PD_SYMS_DFD_* say.
+ */
+static int
+find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
+    Dwarf_Addr base, const char *file_name, const char *debuglink,
+    GElf_Word crc, char **debuginfo_file_name)
+{
+	struct pd_syms *sy = *ud;
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	char *save = NULL;
+	uint64_t t;
+	int fd;
+
+	if (sy == NULL || urls == NULL || urls[0] == '\0')
+		return dwfl_standard_find_debuginfo(mod, ud, modname, base,
+		    file_name, debuglink, crc, debuginfo_file_name);
+	if (sy->dfd_off) {
+		/* Local only: the environment is the only switch. */
+		if ((save = strdup(urls)) == NULL)
+			return -1;
+		unsetenv("DEBUGINFOD_URLS");
+		fd = dwfl_standard_find_debuginfo(mod, ud, modname, base,
+		    file_name, debuglink, crc, debuginfo_file_name);
+		setenv("DEBUGINFOD_URLS", save, 1);
+		free(save);
+		return fd;
+	}
+	dfd_sy = sy;
+	sy->dfd_start = now_ns();
+	sy->dfd_bytes = 0;
+	sy->dfd_why = NULL;
+	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base,
+	    file_name, debuglink, crc, debuginfo_file_name);
+	dfd_sy = NULL;
+	t = now_ns() - sy->dfd_start;
+	sy->dfd_spent += t;
+	/*
+	 * libdwfl passes libdebuginfod's -errno on: -ENOENT is "no server
+	 * has it"; anything else (refused, timed out, ended here) is a
+	 * server that failed, and is not asked again.
+	 */
+	if (sy->dfd_why == NULL && fd < -1 && fd != -ENOENT)
+		sy->dfd_why = strerror(-fd);
+	if (sy->dfd_why == NULL &&
+	    sy->dfd_spent >= (uint64_t)PD_SYMS_DFD_BUDGET * 1000000000)
+		sy->dfd_why = "the 10 s for all queries are spent";
+	if (sy->dfd_why != NULL) {
+		sy->dfd_off = 1;
+		pd_syms_note(sy, "debuginfod: %s; not asked again in this run "
+		    "(debuginfod-find fills its cache beforehand)", sy->dfd_why);
+	}
+	return fd;
+}
+
 /*
  * Loads `file` (the dso's path, or the vdso image) through libdwfl and
  * keeps its symbols and PT_LOAD segments in the dso. A file already
@@ -992,13 +1126,14 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 {
 	Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.find_debuginfo = find_debuginfo,
 		.section_address = dwfl_offline_section_address,
 		.debuginfo_path = &sy->debug_path,
 	};
 	struct builder b;
 	const unsigned char *bits;
 	struct dso *o;
+	void **ud;
 	GElf_Addr vaddr, bias;
 	GElf_Phdr ph;
 	GElf_Sym sym;
@@ -1069,6 +1204,12 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		    d->path, dwfl_errmsg(-1));
 		goto out;
 	}
+	/* find_debuginfo's: the module's user data is the symbolizer. */
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
+	    NULL) != NULL)
+		*ud = sy;
+	if (!sy->dfd_off && getenv("DEBUGINFOD_URLS") != NULL)
+		dfd_hook(dwfl);
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (n > 0) {
 		d->fbidlen = n > 20 ? 20 : n;

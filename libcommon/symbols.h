@@ -29,7 +29,18 @@ struct pd_syms_opts {
 					   when the stream is from this host */
 	const char	*debug_dir;	/* NULL: /usr/lib/debug */
 	int		 dso_only;	/* name dsos only: read no file */
+	int		 no_debuginfod;	/* never ask DEBUGINFOD_URLS' servers */
 };
+
+/*
+ * With DEBUGINFOD_URLS set, libdwfl asks its servers for the debug info
+ * of each file it finds none for locally, and the stream picks the
+ * files. A query that gets no byte in PD_SYMS_DFD_STALL seconds is
+ * given up and debuginfod is not asked again in this run; all queries
+ * together get PD_SYMS_DFD_BUDGET seconds. Each is said in a note.
+ */
+#define PD_SYMS_DFD_STALL	2
+#define PD_SYMS_DFD_BUDGET	10
 
 /*
  * What one file named by a stream may cost: an ELF file (or its vdso

@@ -112,6 +112,12 @@ struct pd_syms {
 	char		*kallsyms_path;	/* the --kallsyms file, or NULL */
 	char		*debug_path;	/* dwfl's debuginfo_path */
 	int		 dso_only;	/* pd_syms_opts.dso_only */
+	int		 dfd_off;	/* 1: no debuginfod (option, or given
+					   up: dfd_why says why) */
+	const char	*dfd_why;
+	uint64_t	 dfd_spent;	/* ns in debuginfod queries */
+	uint64_t	 dfd_start;	/* this query's start, ns */
+	uint64_t	 dfd_bytes;	/* its progress */
 
 	struct pd_header_info hi;
 
