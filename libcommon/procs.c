@@ -203,6 +203,7 @@ proc_own(struct pd_syms *sy, struct proc *p)
 {
 	struct pd_map *nm;
 	struct dso **nd;
+	size_t ncap;
 
 	if (p->refs == NULL)
 		return 0;
@@ -213,8 +214,10 @@ proc_own(struct pd_syms *sy, struct proc *p)
 	}
 	if (maps_take(sy, p->n) < 0)
 		return -1;
-	nm = malloc(p->cap * sizeof(*nm));
-	nd = malloc(p->cap * sizeof(*nd));
+	/* Room for a few more, not the parent's slack. */
+	ncap = p->n + p->n / 4 + 4;
+	nm = malloc(ncap * sizeof(*nm));
+	nd = malloc(ncap * sizeof(*nd));
 	if (nm == NULL || nd == NULL) {
 		free(nm);
 		free(nd);
@@ -227,6 +230,7 @@ proc_own(struct pd_syms *sy, struct proc *p)
 	p->refs = NULL;
 	p->maps = nm;
 	p->dsos = nd;
+	p->cap = ncap;
 	return 0;
 }
 

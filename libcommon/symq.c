@@ -350,6 +350,23 @@ make_room(struct pd_symq *q)
 
 	if (q->bytes <= SYMQ_BYTES_MAX)
 		return;
+	/*
+	 * Records the tool has had, kept only to be applied at their time
+	 * (MMAPs dated ahead): applied now.
+	 */
+	for (i = 0; i < q->hn; ) {
+		e = q->heap[i];
+		if (!e->out || e == q->last) {
+			i++;
+			continue;
+		}
+		heap_remove(q, e);
+		if (!e->done) {
+			deliver(q, e);
+			q->early++;
+		}
+		ent_free(q, e);
+	}
 	for (i = 0; i < q->n && sum < q->bytes / 2; i++) {
 		e = q->fifo[(q->head + i) % q->cap];
 		sum += (size_t)1 << e->cls;
@@ -444,11 +461,10 @@ say_early(struct pd_symq *q)
 {
 	if (q->early == 0)
 		return;
-	pd_syms_note(q->sy, "the symbol queue held over %u MiB: %lu sample%s "
-	    "named before the records of %s time were applied; %s names may "
-	    "be off", SYMQ_BYTES_MAX >> 20, q->early, q->early > 1 ? "s were" :
-	    " was", q->early > 1 ? "their" : "its", q->early > 1 ? "their" :
-	    "its");
+	pd_syms_note(q->sy, "the symbol queue held over %u MiB: %lu record%s "
+	    "applied or named before %s time; names may be off",
+	    SYMQ_BYTES_MAX >> 20, q->early, q->early > 1 ? "s were" : " was",
+	    q->early > 1 ? "their" : "its");
 	q->early = 0;
 }
 

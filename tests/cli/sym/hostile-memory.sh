@@ -51,6 +51,6 @@ mkpipe symq-hold 400 > hold.pd || fail "mkpipe symq-hold"
 limit 250000 pddump -s hold.pd > hold.txt 2> hold.err ||
 	fail "pddump -s hold: exit $?: $(cat hold.err)"
 [ "$(grep -c " SAMPLE " hold.txt)" = 401 ] || fail "hold: samples lost"
-grep -q "the symbol queue held over 64 MiB: [0-9]* samples\{0,1\} w.* named before" hold.err ||
+grep -q "the symbol queue held over 64 MiB: [0-9]* records\{0,1\} w.* before" hold.err ||
 	fail "hold: no note: $(cat hold.err)"
 exit 0
