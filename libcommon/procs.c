@@ -19,23 +19,22 @@
 #include "libcommon/sample.h"
 #include "libcommon/symint.h"
 
+/* Pids, tids and strings come from the stream: seeded, mixed hashes. */
 static uint64_t
-hash32(uint32_t k)
+hash32(const struct pd_syms *sy, uint32_t k)
 {
-	uint64_t h = k * 0x9e3779b97f4a7c15ULL;
-
-	return h ^ (h >> 29);
+	return pd_syms_mix(k ^ sy->seed);
 }
 
 static uint64_t
-hashstr(const char *s, size_t len)
+hashstr(const struct pd_syms *sy, const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 1469598103934665603ULL ^ sy->seed;
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+	return pd_syms_mix(h);
 }
 
 /*
@@ -58,7 +57,7 @@ pd_syms_intern(struct pd_syms *sy, const char *s, size_t len)
 		for (j = 0; j < ss->cap; j++) {
 			if (ss->v[j] == NULL)
 				continue;
-			i = hashstr(ss->v[j], strlen(ss->v[j])) & (ncap - 1);
+			i = hashstr(sy, ss->v[j], strlen(ss->v[j])) & (ncap - 1);
 			while (nv[i] != NULL)
 				i = (i + 1) & (ncap - 1);
 			nv[i] = ss->v[j];
@@ -68,7 +67,7 @@ pd_syms_intern(struct pd_syms *sy, const char *s, size_t len)
 		ss->cap = ncap;
 	}
 	mask = ss->cap - 1;
-	for (i = hashstr(s, len) & mask; ss->v[i] != NULL; i = (i + 1) & mask)
+	for (i = hashstr(sy, s, len) & mask; ss->v[i] != NULL; i = (i + 1) & mask)
 		if (strncmp(ss->v[i], s, len) == 0 && ss->v[i][len] == '\0')
 			return ss->v[i];
 	if ((p = malloc(len + 1)) == NULL)
@@ -96,7 +95,7 @@ thread_get(struct pd_syms *sy, uint32_t tid, int create)
 		for (j = 0; j < sy->tcap; j++) {
 			if (!sy->threads[j].used)
 				continue;
-			i = hash32(sy->threads[j].tid) & (ncap - 1);
+			i = hash32(sy, sy->threads[j].tid) & (ncap - 1);
 			while (nt[i].used)
 				i = (i + 1) & (ncap - 1);
 			nt[i] = sy->threads[j];
@@ -106,7 +105,7 @@ thread_get(struct pd_syms *sy, uint32_t tid, int create)
 		sy->tcap = ncap;
 	}
 	mask = sy->tcap - 1;
-	for (i = hash32(tid) & mask; sy->threads[i].used; i = (i + 1) & mask)
+	for (i = hash32(sy, tid) & mask; sy->threads[i].used; i = (i + 1) & mask)
 		if (sy->threads[i].tid == tid)
 			return &sy->threads[i];
 	if (!create)
@@ -135,7 +134,7 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 		for (j = 0; j < sy->pcap; j++) {
 			if (!sy->procs[j].used)
 				continue;
-			i = hash32(sy->procs[j].pid) & (ncap - 1);
+			i = hash32(sy, sy->procs[j].pid) & (ncap - 1);
 			while (np[i].used)
 				i = (i + 1) & (ncap - 1);
 			np[i] = sy->procs[j];
@@ -145,7 +144,7 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 		sy->pcap = ncap;
 	}
 	mask = sy->pcap - 1;
-	for (i = hash32(pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
+	for (i = hash32(sy, pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
 		if (sy->procs[i].pid == pid)
 			return &sy->procs[i];
 	if (!create)

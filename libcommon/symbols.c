@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -40,6 +41,9 @@ pd_syms_new(const struct pd_syms_opts *o)
 
 	if ((sy = calloc(1, sizeof(*sy))) == NULL)
 		return NULL;
+	if (getrandom(&sy->seed, sizeof(sy->seed), GRND_NONBLOCK) !=
+	    sizeof(sy->seed))
+		sy->seed = pd_syms_mix((uintptr_t)sy ^ (uint64_t)time(NULL));
 	sy->kern.used = 1;
 	sy->dso_only = o != NULL && o->dso_only;
 	sy->dfd_off = o != NULL && o->no_debuginfod;
@@ -143,14 +147,15 @@ pd_syms_next_note(struct pd_syms *sy)
 	return NULL;
 }
 
+/* FNV-1a from a per-run seed, mixed. */
 static uint64_t
-hash_name(const char *s)
+hash_name(const struct pd_syms *sy, const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 1469598103934665603ULL ^ sy->seed;
 
 	for (; *s != '\0'; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return pd_syms_mix(h);
 }
 
 static int
@@ -163,7 +168,7 @@ dhash_grow(struct pd_syms *sy)
 		return -1;
 	for (i = 0; i < sy->dcap; i++)
 		for (d = sy->dhash[i]; d != NULL; d = next) {
-			size_t k = hash_name(d->name) & (ncap - 1);
+			size_t k = hash_name(sy, d->name) & (ncap - 1);
 
 			next = d->next;
 			d->next = nh[k];
@@ -263,7 +268,7 @@ bid_find(const struct pd_syms *sy, const char *path)
 
 	if (sy->nbids == 0)
 		return NULL;
-	for (i = sy->bidhash[hash_name(path) & (sy->bidcap - 1)]; i != 0;
+	for (i = sy->bidhash[hash_name(sy, path) & (sy->bidcap - 1)]; i != 0;
 	    i = sy->bids[i - 1].next)
 		if (strcmp(sy->bids[i - 1].path, path) == 0)
 			return &sy->bids[i - 1];
@@ -301,7 +306,7 @@ pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
 		sy->bidhash = nh;
 		sy->bidcap = ncap;
 		for (i = 0; i < sy->nbids; i++) {
-			k = hash_name(sy->bids[i].path) & (ncap - 1);
+			k = hash_name(sy, sy->bids[i].path) & (ncap - 1);
 			sy->bids[i].next = nh[k];
 			nh[k] = i + 1;
 		}
@@ -310,7 +315,7 @@ pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
 	b->path = p;
 	memcpy(b->bid, bid, bidlen);
 	b->len = bidlen;
-	k = hash_name(p) & (sy->bidcap - 1);
+	k = hash_name(sy, p) & (sy->bidcap - 1);
 	b->next = sy->bidhash[k];
 	sy->bidhash[k] = ++sy->nbids;
 	pd_syms_dso_bid(sy, p, bid, bidlen);
@@ -363,7 +368,7 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 
 	if (sy->dcap == 0 && dhash_grow(sy) < 0)
 		goto fail;
-	k = hash_name(key) & (sy->dcap - 1);
+	k = hash_name(sy, key) & (sy->dcap - 1);
 	for (d = sy->dhash[k]; d != NULL; d = d->next) {
 		if (strcmp(d->name, key) != 0 || d->kind != kind)
 			continue;
@@ -426,7 +431,7 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 		dso_set_bid(d, bid, bidlen);
 	else if ((bn = bid_find(sy, path)) != NULL)
 		dso_set_bid(d, bn->bid, bn->len);
-	k = hash_name(d->name) & (sy->dcap - 1);
+	k = hash_name(sy, d->name) & (sy->dcap - 1);
 	d->next = sy->dhash[k];
 	sy->dhash[k] = d;
 	sy->dn++;
@@ -463,7 +468,7 @@ pd_syms_dso_bid(struct pd_syms *sy, const char *path,
 	else if ((mod = module_name(path)) != NULL)
 		keys[nk++] = mod;
 	for (i = 0; i < nk; i++)
-		for (d = sy->dhash[hash_name(keys[i]) & (sy->dcap - 1)];
+		for (d = sy->dhash[hash_name(sy, keys[i]) & (sy->dcap - 1)];
 		    d != NULL; d = d->next) {
 			if (d->bidlen != 0 || d->overflow ||
 			    strcmp(d->path, path) != 0)
@@ -933,10 +938,9 @@ bid_differs(struct pd_syms *sy, struct dso *d, const unsigned char *bits,
 }
 
 static uint64_t
-hash_file(uint64_t dev, uint64_t ino)
+hash_file(const struct pd_syms *sy, uint64_t dev, uint64_t ino)
 {
-	return (dev * 0x9e3779b97f4a7c15ULL ^ ino) * 0xff51afd7ed558ccdULL >>
-	    17;
+	return pd_syms_mix((dev * 0x9e3779b97f4a7c15ULL ^ ino) + sy->seed);
 }
 
 /* The dso that read the file st is of (device and inode), or NULL. */
@@ -947,7 +951,7 @@ file_find(const struct pd_syms *sy, const struct stat *st)
 
 	if (sy->fcap == 0)
 		return NULL;
-	for (o = sy->fhash[hash_file(st->st_dev, st->st_ino) &
+	for (o = sy->fhash[hash_file(sy, st->st_dev, st->st_ino) &
 	    (sy->fcap - 1)]; o != NULL; o = o->fnext)
 		if (o->fdev == st->st_dev && o->fino == st->st_ino)
 			return o;
@@ -968,7 +972,7 @@ file_add(struct pd_syms *sy, struct dso *d, const struct stat *st)
 		for (i = 0; i < sy->fcap; i++)
 			for (o = sy->fhash[i]; o != NULL; o = next) {
 				next = o->fnext;
-				k = hash_file(o->fdev, o->fino) & (ncap - 1);
+				k = hash_file(sy, o->fdev, o->fino) & (ncap - 1);
 				o->fnext = nh[k];
 				nh[k] = o;
 			}
@@ -978,7 +982,7 @@ file_add(struct pd_syms *sy, struct dso *d, const struct stat *st)
 	}
 	d->fdev = st->st_dev;
 	d->fino = st->st_ino;
-	k = hash_file(d->fdev, d->fino) & (sy->fcap - 1);
+	k = hash_file(sy, d->fdev, d->fino) & (sy->fcap - 1);
 	d->fnext = sy->fhash[k];
 	sy->fhash[k] = d;
 	sy->fn++;

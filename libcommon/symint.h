@@ -120,6 +120,8 @@ struct pd_syms {
 	uint64_t	 dfd_bytes;	/* its progress */
 
 	struct pd_header_info hi;
+	uint64_t	 seed;		/* of every hash here: a stream cannot
+					   choose names or ids that collide */
 
 	struct thread	*threads;	/* open addressing by tid */
 	size_t		 tcap, tn;
@@ -160,6 +162,18 @@ struct pd_syms {
 	int		 notes_more;	/* say notes_dropped: input ended */
 	unsigned	 nstripped;	/* files said to have no symtab */
 };
+
+/* murmur3's fmix64: every bit of h moves the low bits a table uses. */
+static inline uint64_t
+pd_syms_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
 
 /* procs.c */
 const char	*pd_syms_intern(struct pd_syms *, const char *s, size_t len);
