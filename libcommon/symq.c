@@ -72,6 +72,8 @@ struct pd_symq {
 	unsigned long		 early;		/* samples named before their
 						   time (SYMQ_BYTES_MAX) */
 	int			 flushing;	/* pd_symq_flush: next() pops */
+	unsigned long		 nomem;		/* samples left unnamed: out of
+						   memory */
 };
 
 /* A block of at least `size` bytes; *cls gets its class. */
@@ -85,14 +87,12 @@ block_get(struct pd_symq *q, size_t size, unsigned char *cls)
 		c++;
 	if (c == NCLASS)
 		return NULL;
-	*cls = (unsigned char)c;
-	if ((b = q->pool[c]) != NULL) {
+	if ((b = q->pool[c]) != NULL)
 		q->pool[c] = b->next;
-		q->bytes += (size_t)1 << c;
-		return b;
-	}
-	if ((b = malloc((size_t)1 << c)) != NULL)
-		q->bytes += (size_t)1 << c;
+	else if ((b = malloc((size_t)1 << c)) == NULL)
+		return NULL;	/* *cls untouched: ent_free frees nothing */
+	*cls = (unsigned char)c;
+	q->bytes += (size_t)1 << c;
 	return b;
 }
 
@@ -288,6 +288,7 @@ deliver(struct pd_symq *q, struct ent *e)
 
 		if (ns == NULL) {
 			e->res.bad = 1;
+			q->nomem++;
 			return;
 		}
 		q->scratch = ns;
@@ -301,6 +302,7 @@ deliver(struct pd_symq *q, struct ent *e)
 	if ((fr = block_get(q, n * (sizeof(*fr) + sizeof(*sr)),
 	    &e->frcls)) == NULL) {
 		e->res.bad = 1;
+		q->nomem++;
 		return;
 	}
 	memcpy(fr, q->scratch, n * sizeof(*fr));
@@ -468,6 +470,17 @@ say_early(struct pd_symq *q)
 	q->early = 0;
 }
 
+/* Samples that could not be named for want of memory: never silent. */
+static void
+say_nomem(struct pd_symq *q)
+{
+	if (q->nomem == 0)
+		return;
+	pd_syms_note(q->sy, "out of memory: %lu sample%s shown without "
+	    "names", q->nomem, q->nomem > 1 ? "s are" : " is");
+	q->nomem = 0;
+}
+
 int
 pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
     const struct pd_symq_res **res)
@@ -489,6 +502,7 @@ pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
 				flush_to(q, UINT64_MAX);
 				q->flushing = 0;
 				say_early(q);
+				say_nomem(q);
 				q->sy->notes_more = 1;
 			}
 			return 0;
