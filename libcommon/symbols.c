@@ -1424,7 +1424,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		r->kernel = 1;
 		if (pd_syms_find_map(sy, pid, 1, addr, &m, &d) < 0) {
 			/* No kernel maps in the stream: the host's kernel. */
-			if (sy->kern.n > 0 || sy->dso_only ||
+			if ((sy->kern.base.n > 0 || sy->kern.recent.n > 0) || sy->dso_only ||
 			    pd_kallsyms_load(sy) <= 0)
 				return;
 			r->dso = "[kernel.kallsyms]";

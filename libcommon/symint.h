@@ -80,15 +80,20 @@ struct dso {
  */
 #define PD_SYMS_MAPS_MAX	(2U << 20)
 
-/* One process's maps, sorted by start, and the dso of each. */
-struct proc {
-	uint32_t	 pid;
-	int		 used;
+/* Maps sorted by start, not overlapping, and the dso of each. */
+struct mapv {
 	struct pd_map	*maps;
 	struct dso	**dsos;
 	size_t		 n, cap;
 	size_t		*refs;		/* maps and dsos shared by *refs procs
 					   (a FORK's copy), or NULL: own */
+};
+
+/* One process's maps: the base, cut by the newer recent ones. */
+struct proc {
+	uint32_t	 pid;
+	int		 used;
+	struct mapv	 base, recent;
 	uint64_t	 gen;
 	uint64_t	 cut;		/* pd_syms_maps_cut() */
 	size_t		 last;		/* index of the last map hit */

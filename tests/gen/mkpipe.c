@@ -756,6 +756,21 @@ symq_hold(int n)
 	}
 }
 
+
+/* sym-desc N: N maps of one process, each below the one before. */
+static void
+sym_desc(int n)
+{
+	int i;
+
+	sym_head(0);
+	for (i = 0; i < n; i++)
+		sym_mmap2(100, 0x100000000000ULL - 0x2000ULL * (i + 1), 0x1000,
+		    "/x", 0, 0);
+	sym_sample(100, 0x100000000000ULL - 0x2000ULL, 0);
+	sym_sample(100, 0x100000000000ULL - 0x2000ULL * n, 0);
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -770,7 +785,7 @@ static const char *const cases[] = {
 	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
 	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
-	"symq-hold N",
+	"symq-hold N", "sym-desc N",
 	NULL
 };
 
@@ -967,6 +982,8 @@ main(int argc, char **argv)
 		sym_unwind(atoi(argv[2]));
 	} else if (strcmp(c, "symq-hold") == 0 && argc > 2) {
 		symq_hold(atoi(argv[2]));
+	} else if (strcmp(c, "sym-desc") == 0 && argc > 2) {
+		sym_desc(atoi(argv[2]));
 	} else {
 		usage();
 	}

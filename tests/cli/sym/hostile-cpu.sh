@@ -2,7 +2,8 @@
 # Issue 18, finding 6: streams that made the symbolizer super-linear:
 # build ids for paths of no dso (each walked every dso), maps of one
 # path with ever new inodes (one long hash chain), and a new map before
-# every unwound sample (each sync compared every module with every map).
+# every unwound sample (each sync compared every module with every map),
+# maps in descending order (each moved every map after it).
 # Each now takes well under a second; the limit is generous.
 . "$PD_TOP/tests/cli/lib.sh"
 
@@ -25,6 +26,11 @@ grep -q "/nonexistent/lib.so: more than 16 different files of this path" err.txt
 	fail "inodes: no note: $(cat err.txt)"
 run "60000 inodes of one path" pddump -s ino.pd
 grep -qF "sym: [unknown] (/nonexistent/lib.so)" out.txt || fail "ino: $(grep sym: out.txt)"
+
+mkpipe sym-desc 150000 > desc.pd || fail "mkpipe sym-desc"
+run "150000 maps in descending order" pdstat --top 3 desc.pd
+run "150000 maps in descending order" pddump -s desc.pd
+[ "$(grep -cF "sym: [unknown] (/x)" out.txt)" = 2 ] || fail "desc: $(grep sym: out.txt)"
 
 mkpipe sym-unwind 5000 > uw.pd || fail "mkpipe sym-unwind"
 run "5000 maps and unwinds" pddump --unwind uw.pd
