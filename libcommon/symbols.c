@@ -723,16 +723,17 @@ pd_symtab_find(const struct symtab *st, uint64_t addr)
  * /proc or /sys files (/proc/self/mem, /proc/kcore) are "regular" files
  * whose reads do things. Only regular files of a bounded size are read.
  */
-int
-pd_syms_open(const char *path, uint64_t max, struct stat *st,
+static int
+open_checked(const char *path, uint64_t max, int flags, struct stat *st,
     const char **why)
 {
 	struct statfs sf;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY |
-	    O_CLOEXEC)) < 0) {
-		*why = strerror(errno);
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	    flags)) < 0) {
+		*why = errno == ELOOP && (flags & O_NOFOLLOW) ?
+		    "a symbolic link" : strerror(errno);
 		return -1;
 	}
 	if (fstat(fd, st) < 0) {
@@ -757,6 +758,13 @@ fail:
 	close(fd);
 	errno = EINVAL;		/* ENOENT only for a missing file */
 	return -1;
+}
+
+int
+pd_syms_open(const char *path, uint64_t max, struct stat *st,
+    const char **why)
+{
+	return open_checked(path, max, 0, st, why);
 }
 
 static void
@@ -1318,7 +1326,11 @@ load_perfmap(struct pd_syms *sy, struct dso *d)
 
 	if (pd_kallsyms_host(sy) != 1)
 		return;
-	if ((fd = pd_syms_open(d->name, PD_SYMS_PERFMAP_MAX, &st,
+	/*
+	 * Not through a symbolic link: anyone can make one in /tmp, to a
+	 * file of root's that the owner check below would then pass.
+	 */
+	if ((fd = open_checked(d->name, PD_SYMS_PERFMAP_MAX, O_NOFOLLOW, &st,
 	    &why)) < 0) {
 		if (errno != ENOENT)
 			pd_syms_note(sy, "%s: %s; its symbols are not shown",

@@ -58,7 +58,11 @@ mkfifo "$map"
 jit "not a regular file"
 rm -f "$map"
 ln -s /dev/zero "$map"
-jit "not a regular file"
+jit "a symbolic link"
+rm -f "$map"
+printf '7f0000001000 100 jitfn\n' > jit.map
+ln -s "$(pwd)/jit.map" "$map"
+jit "a symbolic link"
 rm -f "$map"
 printf '7f0000001000 100 jitfn\n' > "$map"
 if [ "$(id -u)" = 0 ] && chown 65534 "$map" 2>/dev/null; then
