@@ -123,6 +123,8 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 {
 	size_t i, mask;
 
+	if (sy->plast != NULL && sy->plast->pid == pid)
+		return sy->plast;
 	if (sy->pcap == 0 || (create && sy->pn * 2 >= sy->pcap)) {
 		size_t ncap = sy->pcap ? sy->pcap * 2 : 64, j;
 		struct proc *np;
@@ -142,11 +144,12 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 		free(sy->procs);
 		sy->procs = np;
 		sy->pcap = ncap;
+		sy->plast = NULL;
 	}
 	mask = sy->pcap - 1;
 	for (i = hash32(sy, pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
 		if (sy->procs[i].pid == pid)
-			return &sy->procs[i];
+			return sy->plast = &sy->procs[i];
 	if (!create)
 		return NULL;
 	memset(&sy->procs[i], 0, sizeof(sy->procs[i]));

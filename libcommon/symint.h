@@ -132,6 +132,8 @@ struct pd_syms {
 	size_t		 tcap, tn;
 	struct proc	*procs;		/* open addressing by pid */
 	size_t		 pcap, pn;
+	struct proc	*plast;		/* the last one found (frames of a
+					   sample are of one process) */
 	struct proc	 kern;		/* kernel and module maps */
 	uint64_t	 gen;		/* source of proc gens */
 
