@@ -422,6 +422,7 @@ proc_merge(struct pd_syms *sy, struct proc *p)
 	b->dsos = out.dsos;
 	b->n = out.n;
 	b->cap = out.cap;
+	b->id = ++sy->gen;
 	r->n = 0;
 	p->last = 0;
 	return 0;
@@ -730,6 +731,14 @@ pd_syms_maps(struct pd_syms *sy, uint32_t pid, size_t *nmaps, uint64_t *gen)
 	if (gen != NULL)
 		*gen = p->gen;
 	return p->base.maps;
+}
+
+uint64_t
+pd_syms_maps_id(struct pd_syms *sy, uint32_t pid)
+{
+	struct proc *p = pd_syms_proc(sy, pid, 0);
+
+	return p != NULL && p->recent.n == 0 ? p->base.id : 0;
 }
 
 uint64_t

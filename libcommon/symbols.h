@@ -140,6 +140,13 @@ const struct pd_map	*pd_syms_maps(struct pd_syms *, uint32_t pid,
 uint64_t		 pd_syms_maps_cut(struct pd_syms *, uint32_t pid);
 
 /*
+ * What pd_syms_maps() last returned for the process, as a number:
+ * processes with equal ids (a FORK's children, until their maps
+ * change) have the same maps. 0: none to compare.
+ */
+uint64_t		 pd_syms_maps_id(struct pd_syms *, uint32_t pid);
+
+/*
  * 0 when the file of the user map holding addr in process pid is known
  * not to be the one recorded (its build id or inode differs, said once
  * as a note), else 1. Loads the file's symbols if need be.

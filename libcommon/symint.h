@@ -85,6 +85,7 @@ struct mapv {
 	struct pd_map	*maps;
 	struct dso	**dsos;
 	size_t		 n, cap;
+	uint64_t	 id;		/* of this content: pd_syms_maps_id() */
 	size_t		*refs;		/* maps and dsos shared by *refs procs
 					   (a FORK's copy), or NULL: own */
 };

@@ -52,6 +52,7 @@ struct space {
 	size_t		 nmods, capmods;
 	uint64_t	 syncs;
 	int		 synced;	/* gen is what the Dwfl has */
+	uint64_t	 mapsid;	/* pd_syms_maps_id() synced to, or 0 */
 };
 
 /* The sample being unwound, as the callbacks see it. */
@@ -524,14 +525,28 @@ add:
 	return i == n ? 0 : -1;
 }
 
+/*
+ * The space for pid's maps: one whose Dwfl already has these very maps
+ * (the same pd_syms_maps_id: a FORK's children share their parent's
+ * maps, so thousands of them need not each report every file again),
+ * else pid's own, synced, else the least recently used one, reset.
+ */
 static struct space *
 space_get(struct pd_unwind *u, uint32_t pid, const struct pd_map *maps,
     size_t n, uint64_t gen)
 {
 	struct space *s, *victim = NULL;
+	uint64_t id = pd_syms_maps_id(u->syms, pid);
 	size_t i;
 
 	u->clock++;
+	for (i = 0; id != 0 && i < PD_UNWIND_SPACES; i++) {
+		s = &u->spaces[i];
+		if (s->used && s->synced && s->mapsid == id) {
+			s->stamp = u->clock;
+			return s;
+		}
+	}
 	for (i = 0; i < PD_UNWIND_SPACES; i++) {
 		s = &u->spaces[i];
 		if (s->used && s->pid == pid)
@@ -552,6 +567,7 @@ found:
 		space_reset(s);
 		return NULL;
 	}
+	s->mapsid = id;
 	return s;
 }
 

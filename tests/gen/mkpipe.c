@@ -678,44 +678,83 @@ sym_inodes(int n)
  * sym-unwind N: N rounds of a new executable map (of a file that is
  * not there) and a sample with user registers and stack to unwind.
  */
+static const struct attr unwind_attr = {
+	.type = 1, .size = 128, .config = 0,
+	.sample_type = STD_TYPE | ST_REGS_USER | ST_STACK_USER,
+	.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	.regs_user = 0xff0fff, .stack_user = 64,
+};
+
+/* A sample of unwind_attr: x86_64 user registers and 64 bytes of stack. */
+static void
+unwind_sample(uint32_t pid, uint64_t time)
+{
+	size_t at = rec_begin(9, 2);
+	int r;
+
+	p64(0x10000000);
+	p32(pid);
+	p32(pid);
+	p64(time);
+	p64(11);
+	p32(0);
+	p32(0);
+	p64(1);
+	p64(2);			/* abi: 64-bit */
+	for (r = 0; r < 20; r++)
+		p64(0x10000000);
+	p64(64);
+	pzero(64);
+	p64(64);
+	rec_end(at);
+}
+
 static void
 sym_unwind(int n)
 {
-	static const struct attr a = {
-		.type = 1, .size = 128, .config = 0,
-		.sample_type = STD_TYPE | ST_REGS_USER | ST_STACK_USER,
-		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
-		.regs_user = 0xff0fff, .stack_user = 64,
-	};
 	char path[64];
-	size_t at;
-	int i, r;
+	int i;
 
 	header();
-	attr_rec(&a, std_ids, 2);
+	attr_rec(&unwind_attr, std_ids, 2);
 	sym_comm(100);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/nonexistent/lib%06d.so", i);
 		sym_mmap2(100, 0x10000000ULL + 0x10000ULL * i, 0x1000, path, 0,
 		    2 * i + 2);
-		at = rec_begin(9, 2);
-		p64(0x10000000);
-		p32(100);
-		p32(100);
-		p64(2 * i + 3);
-		p64(11);
-		p32(0);
-		p32(0);
-		p64(1);
-		p64(2);			/* abi: 64-bit */
-		for (r = 0; r < 20; r++)
-			p64(0x10000000);
-		p64(64);
-		pzero(64);
-		p64(64);
-		rec_end(at);
+		unwind_sample(100, 2 * i + 3);
 		finished_round();
 	}
+}
+
+/*
+ * sym-unwind-forks N M PATH: PATH mapped at N places in pid 100, M
+ * children forked from it, then one sample to unwind in each child.
+ */
+static void
+sym_unwind_forks(int n, int m, const char *path)
+{
+	size_t at;
+	int i;
+
+	header();
+	attr_rec(&unwind_attr, std_ids, 2);
+	sym_comm(100);
+	for (i = 0; i < n; i++)
+		sym_mmap2(100, 0x10000000ULL + 0x1000000ULL * i, 0x1000, path,
+		    0, 0);
+	for (i = 0; i < m; i++) {
+		at = rec_begin(7, 0);
+		p32(1000 + i);
+		p32(100);
+		p32(1000 + i);
+		p32(100);
+		p64(0);
+		sym_trailer(1000 + i, 0);
+		rec_end(at);
+	}
+	for (i = 0; i < m; i++)
+		unwind_sample(1000 + i, 0);
 }
 
 /*
@@ -785,7 +824,7 @@ static const char *const cases[] = {
 	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
 	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
-	"symq-hold N", "sym-desc N",
+	"symq-hold N", "sym-desc N", "sym-unwind-forks N M PATH",
 	NULL
 };
 
@@ -984,6 +1023,8 @@ main(int argc, char **argv)
 		symq_hold(atoi(argv[2]));
 	} else if (strcmp(c, "sym-desc") == 0 && argc > 2) {
 		sym_desc(atoi(argv[2]));
+	} else if (strcmp(c, "sym-unwind-forks") == 0 && argc > 4) {
+		sym_unwind_forks(atoi(argv[2]), atoi(argv[3]), argv[4]);
 	} else {
 		usage();
 	}

@@ -36,4 +36,12 @@ mkpipe sym-unwind 5000 > uw.pd || fail "mkpipe sym-unwind"
 run "5000 maps and unwinds" pddump --unwind uw.pd
 [ "$(grep -c " SAMPLE " out.txt)" = 5000 ] || fail "unwind: samples lost"
 
+
+# 500 children of a process with one file mapped at 500 places, one
+# sample each to unwind: each child's maps are its parent's, so one
+# libdwfl space serves them all (each used to report all 500 again).
+cp "$PD_BIN/pdcat" exe || fail "cp"
+mkpipe sym-unwind-forks 500 500 "$(pwd)/exe" > uwf.pd || fail "mkpipe sym-unwind-forks"
+run "500 children of 500 maps, unwound" pddump --unwind uwf.pd
+[ "$(grep -c " SAMPLE " out.txt)" = 500 ] || fail "unwind forks: samples lost"
 exit 0
