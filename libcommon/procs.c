@@ -20,7 +20,7 @@
 #include "libcommon/sample.h"
 #include "libcommon/symint.h"
 
-/* pids and tids come from the stream: mixed with the run's seed. */
+/* Pids, tids and strings come from the stream: seeded, mixed hashes. */
 static uint64_t
 hash32(const struct pd_syms *sy, uint32_t k)
 {
@@ -28,14 +28,14 @@ hash32(const struct pd_syms *sy, uint32_t k)
 }
 
 static uint64_t
-hashstr(const char *s, size_t len)
+hashstr(const struct pd_syms *sy, const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = 1469598103934665603ULL ^ sy->seed;
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+	return pd_idmap_mix(h, 0);
 }
 
 /*
@@ -58,7 +58,7 @@ pd_syms_intern(struct pd_syms *sy, const char *s, size_t len)
 		for (j = 0; j < ss->cap; j++) {
 			if (ss->v[j] == NULL)
 				continue;
-			i = hashstr(ss->v[j], strlen(ss->v[j])) & (ncap - 1);
+			i = hashstr(sy, ss->v[j], strlen(ss->v[j])) & (ncap - 1);
 			while (nv[i] != NULL)
 				i = (i + 1) & (ncap - 1);
 			nv[i] = ss->v[j];
@@ -68,7 +68,7 @@ pd_syms_intern(struct pd_syms *sy, const char *s, size_t len)
 		ss->cap = ncap;
 	}
 	mask = ss->cap - 1;
-	for (i = hashstr(s, len) & mask; ss->v[i] != NULL; i = (i + 1) & mask)
+	for (i = hashstr(sy, s, len) & mask; ss->v[i] != NULL; i = (i + 1) & mask)
 		if (strncmp(ss->v[i], s, len) == 0 && ss->v[i][len] == '\0')
 			return ss->v[i];
 	if ((p = malloc(len + 1)) == NULL)
@@ -106,8 +106,7 @@ thread_get(struct pd_syms *sy, uint32_t tid, int create)
 		sy->tcap = ncap;
 	}
 	mask = sy->tcap - 1;
-	for (i = hash32(sy, tid) & mask; sy->threads[i].used;
-	    i = (i + 1) & mask)
+	for (i = hash32(sy, tid) & mask; sy->threads[i].used; i = (i + 1) & mask)
 		if (sy->threads[i].tid == tid)
 			return &sy->threads[i];
 	if (!create)
@@ -125,6 +124,8 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 {
 	size_t i, mask;
 
+	if (sy->plast != NULL && sy->plast->pid == pid)
+		return sy->plast;
 	if (sy->pcap == 0 || (create && sy->pn * 2 >= sy->pcap)) {
 		size_t ncap = sy->pcap ? sy->pcap * 2 : 64, j;
 		struct proc *np;
@@ -144,11 +145,12 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 		free(sy->procs);
 		sy->procs = np;
 		sy->pcap = ncap;
+		sy->plast = NULL;
 	}
 	mask = sy->pcap - 1;
 	for (i = hash32(sy, pid) & mask; sy->procs[i].used; i = (i + 1) & mask)
 		if (sy->procs[i].pid == pid)
-			return &sy->procs[i];
+			return sy->plast = &sy->procs[i];
 	if (!create)
 		return NULL;
 	memset(&sy->procs[i], 0, sizeof(sy->procs[i]));
@@ -159,15 +161,62 @@ pd_syms_proc(struct pd_syms *sy, uint32_t pid, int create)
 	return &sy->procs[i];
 }
 
-static void
-proc_clear(struct proc *p)
+/*
+ * A process's maps are two sorted arrays of maps that do not overlap:
+ * the base, and the recent ones, all newer, which cut the base's where
+ * they overlap them. A new map goes into the short recent array; when
+ * that is full it is merged into the base in one linear pass. So a map
+ * costs O(sqrt(maps)) however the stream orders the addresses (inserted
+ * into one sorted array, maps in descending order cost O(maps) each).
+ */
+static size_t
+recent_max(const struct proc *p)
 {
-	free(p->maps);
-	free(p->dsos);
-	p->maps = NULL;
-	p->dsos = NULL;
-	p->n = p->cap = 0;
+	size_t k = 256;
+
+	while (k * k < p->base.n)
+		k *= 2;
+	return k;
+}
+
+/* Drops a vector of maps; a shared one stays with the others. */
+static void
+vec_free(struct pd_syms *sy, struct mapv *v)
+{
+	if (v->refs != NULL && --*v->refs > 0) {
+		/* Another process still has them. */
+	} else {
+		sy->nmaps -= v->n;
+		free(v->maps);
+		free(v->dsos);
+		free(v->refs);
+	}
+	memset(v, 0, sizeof(*v));
+}
+
+/* Drops the process's maps; shared ones stay with the others. */
+static void
+proc_clear(struct pd_syms *sy, struct proc *p)
+{
+	vec_free(sy, &p->base);
+	vec_free(sy, &p->recent);
 	p->last = 0;
+}
+
+/* Map entries for `more` new ones, within PD_SYMS_MAPS_MAX. 0, or -1. */
+static int
+maps_take(struct pd_syms *sy, size_t more)
+{
+	if (more > PD_SYMS_MAPS_MAX - sy->nmaps) {
+		if (!sy->maps_full)
+			pd_syms_note(sy, "more than %u maps kept: further "
+			    "maps are dropped and counted as unusable; their "
+			    "samples show as [unknown]", PD_SYMS_MAPS_MAX);
+		sy->maps_full = 1;
+		return -1;
+	}
+	sy->nmaps += more;
+	return 0;
 }
 
 void
@@ -177,9 +226,9 @@ pd_syms_procs_free(struct pd_syms *sy)
 
 	for (i = 0; i < sy->pcap; i++)
 		if (sy->procs[i].used)
-			proc_clear(&sy->procs[i]);
+			proc_clear(sy, &sy->procs[i]);
 	free(sy->procs);
-	proc_clear(&sy->kern);
+	proc_clear(sy, &sy->kern);
 	free(sy->threads);
 	for (i = 0; i < sy->strs.cap; i++)
 		free(sy->strs.v[i]);
@@ -187,37 +236,37 @@ pd_syms_procs_free(struct pd_syms *sy)
 }
 
 static int
-proc_reserve(struct proc *p, size_t n)
+vec_reserve(struct mapv *v, size_t n)
 {
 	size_t ncap;
 	struct pd_map *nm;
 	struct dso **nd;
 
-	if (n <= p->cap)
+	if (n <= v->cap)
 		return 0;
-	ncap = p->cap ? p->cap * 2 : 16;
+	ncap = v->cap ? v->cap * 2 : 16;
 	while (ncap < n)
 		ncap *= 2;
-	if ((nm = realloc(p->maps, ncap * sizeof(*nm))) == NULL)
+	if ((nm = realloc(v->maps, ncap * sizeof(*nm))) == NULL)
 		return -1;
-	p->maps = nm;
-	if ((nd = realloc(p->dsos, ncap * sizeof(*nd))) == NULL)
+	v->maps = nm;
+	if ((nd = realloc(v->dsos, ncap * sizeof(*nd))) == NULL)
 		return -1;
-	p->dsos = nd;
-	p->cap = ncap;
+	v->dsos = nd;
+	v->cap = ncap;
 	return 0;
 }
 
 /* The index of the first map whose end is above addr. */
 static size_t
-first_above(const struct proc *p, uint64_t addr)
+first_above(const struct mapv *v, uint64_t addr)
 {
-	size_t lo = 0, hi = p->n;
+	size_t lo = 0, hi = v->n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->maps[mid].end <= addr)
+		if (v->maps[mid].end <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -226,85 +275,227 @@ first_above(const struct proc *p, uint64_t addr)
 }
 
 /*
- * Inserts [m.start, m.end) and cuts what it overlaps, keeping the parts
- * of older maps before and after it (perf's maps__fixup_overlappings).
+ * Inserts [m.start, m.end) into the recent maps and cuts what it
+ * overlaps there, keeping the parts of older maps before and after it
+ * (perf's maps__fixup_overlappings). 1 when it cut a map, 0 when not,
+ * -1 when out of memory or over PD_SYMS_MAPS_MAX.
  */
 static int
-proc_insert(struct proc *p, const struct pd_map *m, struct dso *dso)
+vec_insert(struct pd_syms *sy, struct mapv *v, const struct pd_map *m,
+    struct dso *dso)
 {
-	size_t i, j, k;
+	size_t i, i0, j, k;
 	struct pd_map head, tail;
 	struct dso *hd = NULL, *td = NULL;
 	int has_head = 0, has_tail = 0;
 
-	if (m->end <= m->start)
-		return -1;
-	i = first_above(p, m->start);
-	for (j = i; j < p->n && p->maps[j].start < m->end; j++) {
-		if (j == i && p->maps[j].start < m->start) {
-			head = p->maps[j];
+	i0 = i = first_above(v, m->start);
+	for (j = i; j < v->n && v->maps[j].start < m->end; j++) {
+		if (j == i && v->maps[j].start < m->start) {
+			head = v->maps[j];
 			head.end = m->start;
-			hd = p->dsos[j];
+			hd = v->dsos[j];
 			has_head = 1;
 		}
-		if (p->maps[j].end > m->end) {
-			tail = p->maps[j];
+		if (v->maps[j].end > m->end) {
+			tail = v->maps[j];
 			tail.start = m->end;
-			tail.pgoff += m->end - p->maps[j].start;
-			td = p->dsos[j];
+			tail.pgoff += m->end - v->maps[j].start;
+			td = v->dsos[j];
 			has_tail = 1;
 		}
 	}
 	/* maps[i, j) go; head, m, tail come in. */
 	k = (size_t)has_head + 1 + (size_t)has_tail;
-	if (proc_reserve(p, p->n - (j - i) + k) < 0)
+	if (k > j - i && maps_take(sy, k - (j - i)) < 0)
 		return -1;
-	memmove(p->maps + i + k, p->maps + j, (p->n - j) * sizeof(*p->maps));
-	memmove(p->dsos + i + k, p->dsos + j, (p->n - j) * sizeof(*p->dsos));
-	p->n = p->n - (j - i) + k;
+	if (vec_reserve(v, v->n - (j - i) + k) < 0) {
+		if (k > j - i)
+			sy->nmaps -= k - (j - i);
+		return -1;
+	}
+	if (k < j - i)
+		sy->nmaps -= (j - i) - k;
+	memmove(v->maps + i + k, v->maps + j, (v->n - j) * sizeof(*v->maps));
+	memmove(v->dsos + i + k, v->dsos + j, (v->n - j) * sizeof(*v->dsos));
+	v->n = v->n - (j - i) + k;
 	if (has_head) {
-		p->maps[i] = head;
-		p->dsos[i++] = hd;
+		v->maps[i] = head;
+		v->dsos[i++] = hd;
 	}
-	p->maps[i] = *m;
-	p->dsos[i++] = dso;
+	v->maps[i] = *m;
+	v->dsos[i++] = dso;
 	if (has_tail) {
-		p->maps[i] = tail;
-		p->dsos[i] = td;
+		v->maps[i] = tail;
+		v->dsos[i] = td;
 	}
+	return j > i0;
+}
+
+/* Appends the map, as it is or a part of it [s, e), to out. */
+static void
+put_piece(struct mapv *out, const struct pd_map *m, struct dso *d,
+    uint64_t s, uint64_t e)
+{
+	struct pd_map *x = &out->maps[out->n];
+
+	*x = *m;
+	x->start = s;
+	x->end = e;
+	x->pgoff += s - m->start;
+	out->dsos[out->n++] = d;
+}
+
+/*
+ * The recent maps merged into the base: the base's maps less what the
+ * recent ones cover, and the recent ones, in one sorted array. Linear.
+ * 0, or -1 when out of memory (nothing changed).
+ */
+static int
+proc_merge(struct pd_syms *sy, struct proc *p)
+{
+	struct mapv *b = &p->base, *r = &p->recent, out;
+	struct pd_map pc;
+	size_t i, j, k, t, nb;
+	uint64_t pos;
+
+	if (r->n == 0)
+		return 0;
+	memset(&out, 0, sizeof(out));
+	/* Each recent map splits at most one base map in two. */
+	out.cap = b->n + 2 * r->n;
+	out.maps = malloc(out.cap * sizeof(*out.maps));
+	out.dsos = malloc(out.cap * sizeof(*out.dsos));
+	if (out.maps == NULL || out.dsos == NULL) {
+		free(out.maps);
+		free(out.dsos);
+		return -1;
+	}
+	/* Pieces of the base maps first, at the end of out. */
+	for (i = 0, k = 0; i < b->n; i++) {
+		const struct pd_map *m = &b->maps[i];
+
+		while (k < r->n && r->maps[k].end <= m->start)
+			k++;
+		pos = m->start;
+		for (t = k; t < r->n && r->maps[t].start < m->end; t++) {
+			if (r->maps[t].start > pos)
+				put_piece(&out, m, b->dsos[i], pos,
+				    r->maps[t].start);
+			if (r->maps[t].end > pos)
+				pos = r->maps[t].end;
+		}
+		if (pos < m->end)
+			put_piece(&out, m, b->dsos[i], pos, m->end);
+	}
+	nb = out.n;
+	/* Then merged with the recent ones, from the back, in place. */
+	i = nb;
+	j = r->n;
+	out.n = nb + r->n;
+	for (k = out.n; k-- > 0; ) {
+		if (j > 0 && (i == 0 ||
+		    r->maps[j - 1].start > out.maps[i - 1].start)) {
+			j--;
+			out.maps[k] = r->maps[j];
+			out.dsos[k] = r->dsos[j];
+		} else {
+			i--;
+			pc = out.maps[i];
+			out.maps[k] = pc;
+			out.dsos[k] = out.dsos[i];
+		}
+	}
+	/* The count: out replaces the recent maps and, if its own, the base. */
+	if (b->refs != NULL && *b->refs > 1)
+		sy->nmaps += out.n - r->n;
+	else
+		sy->nmaps += out.n - r->n - b->n;
+	if (b->refs != NULL && --*b->refs > 0)
+		b->refs = NULL;
+	else {
+		free(b->maps);
+		free(b->dsos);
+		free(b->refs);
+		b->refs = NULL;
+	}
+	b->maps = out.maps;
+	b->dsos = out.dsos;
+	b->n = out.n;
+	b->cap = out.cap;
+	b->id = ++sy->gen;
+	r->n = 0;
 	p->last = 0;
 	return 0;
 }
 
+/*
+ * A new map: into the recent ones (merged into the base first when
+ * they are many). It cuts what it overlaps; p->cut says when it did.
+ */
 static int
-proc_copy(struct proc *dst, const struct proc *src)
+proc_insert(struct pd_syms *sy, struct proc *p, const struct pd_map *m,
+    struct dso *dso)
 {
-	proc_clear(dst);
-	if (src == NULL || src->n == 0)
-		return 0;
-	if (proc_reserve(dst, src->n) < 0)
+	size_t k;
+	int r;
+
+	if (m->end <= m->start)
 		return -1;
-	memcpy(dst->maps, src->maps, src->n * sizeof(*src->maps));
-	memcpy(dst->dsos, src->dsos, src->n * sizeof(*src->dsos));
-	dst->n = src->n;
+	if (p->recent.n >= recent_max(p) && proc_merge(sy, p) < 0)
+		return -1;
+	if ((r = vec_insert(sy, &p->recent, m, dso)) < 0)
+		return -1;
+	k = first_above(&p->base, m->start);
+	if (r > 0 || (k < p->base.n && p->base.maps[k].start < m->end))
+		p->cut = m->gen;
 	return 0;
 }
 
-/* The map holding addr, or -1; remembers the hit for the next call. */
-static long
-proc_find(struct proc *p, uint64_t addr)
+/* The child's maps are its parent's, shared until one changes. */
+static int
+proc_copy(struct pd_syms *sy, struct proc *dst, struct proc *src)
 {
+	if (dst == src)
+		return 0;
+	proc_clear(sy, dst);
+	if (src == NULL || proc_merge(sy, src) < 0 || src->base.n == 0)
+		return src == NULL || src->base.n == 0 ? 0 : -1;
+	if (src->base.refs == NULL) {
+		if ((src->base.refs = malloc(sizeof(*src->base.refs))) == NULL)
+			return -1;
+		*src->base.refs = 1;
+	}
+	++*src->base.refs;
+	dst->base = src->base;
+	return 0;
+}
+
+/* The map holding addr: the recent ones first, as they are newer. */
+static int
+proc_find(struct proc *p, uint64_t addr, const struct pd_map **m,
+    struct dso **d)
+{
+	const struct mapv *b = &p->base, *r = &p->recent;
 	size_t i;
 
-	if (p->last < p->n && p->maps[p->last].start <= addr &&
-	    addr < p->maps[p->last].end)
-		return p->last;
-	i = first_above(p, addr);
-	if (i < p->n && p->maps[i].start <= addr) {
-		p->last = i;
-		return i;
+	if (r->n > 0) {
+		i = first_above(r, addr);
+		if (i < r->n && r->maps[i].start <= addr) {
+			*m = &r->maps[i];
+			*d = r->dsos[i];
+			return 0;
+		}
 	}
-	return -1;
+	if (p->last < b->n && b->maps[p->last].start <= addr &&
+	    addr < b->maps[p->last].end)
+		i = p->last;
+	else if ((i = first_above(b, addr)) >= b->n || b->maps[i].start > addr)
+		return -1;
+	p->last = i;
+	*m = &b->maps[i];
+	*d = b->dsos[i];
+	return 0;
 }
 
 /* "[kernel.kallsyms]" and what follows, as perf's is_kernel_mmap. */
@@ -320,25 +511,25 @@ pd_syms_find_map(struct pd_syms *sy, uint32_t pid, int kernel,
     uint64_t addr, const struct pd_map **m, struct dso **dso)
 {
 	struct proc *p = kernel ? &sy->kern : pd_syms_proc(sy, pid, 0);
-	long i;
 	size_t k;
 
 	if (p == NULL)
 		return -1;
-	if ((i = proc_find(p, addr)) < 0) {
-		/*
-		 * The kernel image's map ends at _etext, yet its .init.text
-		 * lies above (the idle tasks' stacks start there). perf,
-		 * reading /proc/kcore, names it the kernel's: so does the
-		 * image's map here, up to the next kernel map.
-		 */
-		k = first_above(p, addr);
-		if (!kernel || k == 0 || !is_kernel_mmap(p->maps[k - 1].path))
-			return -1;
-		i = k - 1;
-	}
-	*m = &p->maps[i];
-	*dso = p->dsos[i];
+	if (proc_find(p, addr, m, dso) == 0)
+		return 0;
+	/*
+	 * The kernel image's map ends at _etext, yet its .init.text lies
+	 * above (the idle tasks' stacks start there). perf, reading
+	 * /proc/kcore, names it the kernel's: so does the image's map
+	 * here, up to the next kernel map.
+	 */
+	if (!kernel || proc_merge(sy, p) < 0)
+		return -1;
+	k = first_above(&p->base, addr);
+	if (k == 0 || !is_kernel_mmap(p->base.maps[k - 1].path))
+		return -1;
+	*m = &p->base.maps[k - 1];
+	*dso = p->base.dsos[k - 1];
 	return 0;
 }
 
@@ -405,8 +596,8 @@ do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 	if ((cp = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;
 	pp = pd_syms_proc(sy, ppid, 0);
-	cp->gen = ++sy->gen;
-	return proc_copy(cp, pp);
+	cp->gen = cp->cut = ++sy->gen;
+	return proc_copy(sy, cp, pp);
 }
 
 
@@ -468,9 +659,10 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid)) == NULL)
 		return -1;
 	m.path = dso->path;
-	if (proc_insert(p, &m, dso) < 0)
+	m.gen = ++sy->gen;
+	if (proc_insert(sy, p, &m, dso) < 0)
 		return -1;
-	p->gen = ++sy->gen;
+	p->gen = m.gen;
 	return 0;
 }
 
@@ -478,7 +670,7 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 static int
 do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 {
-	struct bidnote *b;
+	unsigned char bid[20];
 	const char *path;
 	size_t len, idlen = 20;
 
@@ -489,26 +681,12 @@ do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 		if (idlen > 20)
 			idlen = 20;
 	}
-	if (sy->nbids == sy->bidcap) {
-		size_t ncap = sy->bidcap ? sy->bidcap * 2 : 32;
-
-		if ((b = realloc(sy->bids, ncap * sizeof(*b))) == NULL)
-			return -1;
-		sy->bids = b;
-		sy->bidcap = ncap;
-	}
-	b = &sy->bids[sy->nbids];
-	if ((b->path = strndup(path, len)) == NULL)
-		return -1;
-	memcpy(b->bid, rec->data + 12, idlen);
+	memcpy(bid, rec->data + 12, idlen);
 	/* Without the size byte, trailing zeros are padding. */
 	if (!(rec->misc & (1 << 15)))
-		while (idlen > 0 && b->bid[idlen - 1] == 0)
+		while (idlen > 0 && bid[idlen - 1] == 0)
 			idlen--;
-	b->len = idlen;
-	sy->nbids++;
-	pd_syms_dso_bid(sy, b->path, b->bid, b->len);
-	return 0;
+	return pd_syms_bid_add(sy, path, len, bid, idlen);
 }
 
 int
@@ -541,16 +719,35 @@ pd_syms_maps(struct pd_syms *sy, uint32_t pid, size_t *nmaps, uint64_t *gen)
 {
 	struct proc *p = pd_syms_proc(sy, pid, 0);
 
-	if (p == NULL || p->n == 0) {
+	/* One array: the recent maps merged (out of memory: the base). */
+	if (p != NULL)
+		(void)proc_merge(sy, p);
+	if (p == NULL || p->base.n == 0) {
 		*nmaps = 0;
 		if (gen != NULL)
 			*gen = p != NULL ? p->gen : 0;
 		return NULL;
 	}
-	*nmaps = p->n;
+	*nmaps = p->base.n;
 	if (gen != NULL)
 		*gen = p->gen;
-	return p->maps;
+	return p->base.maps;
+}
+
+uint64_t
+pd_syms_maps_id(struct pd_syms *sy, uint32_t pid)
+{
+	struct proc *p = pd_syms_proc(sy, pid, 0);
+
+	return p != NULL && p->recent.n == 0 ? p->base.id : 0;
+}
+
+uint64_t
+pd_syms_maps_cut(struct pd_syms *sy, uint32_t pid)
+{
+	struct proc *p = pd_syms_proc(sy, pid, 0);
+
+	return p != NULL ? p->cut : 0;
 }
 
 const char *

@@ -29,7 +29,37 @@ struct pd_syms_opts {
 					   when the stream is from this host */
 	const char	*debug_dir;	/* NULL: /usr/lib/debug */
 	int		 dso_only;	/* name dsos only: read no file */
+	int		 no_debuginfod;	/* never ask DEBUGINFOD_URLS' servers */
 };
+
+/*
+ * With DEBUGINFOD_URLS set, libdwfl asks its servers for the debug info
+ * of each file it finds none for locally, and the stream picks the
+ * files. A query that gets no byte in PD_SYMS_DFD_STALL seconds is
+ * given up and debuginfod is not asked again in this run; all queries
+ * together get PD_SYMS_DFD_BUDGET seconds. Each is said in a note.
+ */
+#define PD_SYMS_DFD_STALL	2
+#define PD_SYMS_DFD_BUDGET	10
+
+/*
+ * What one file named by a stream may cost: an ELF file (or its vdso
+ * image) above PD_SYMS_ELF_MAX bytes, or a JIT's /tmp/perf-PID.map above
+ * PD_SYMS_PERFMAP_MAX, is not read (a note says so).
+ */
+#define PD_SYMS_ELF_MAX		(1ULL << 30)
+#define PD_SYMS_PERFMAP_MAX	(64ULL << 20)
+
+/*
+ * Opens a file a stream names, read-only, only when it is a regular
+ * file (not on /proc or /sys) of at most `max` bytes: O_NONBLOCK, so a
+ * FIFO cannot block the open, then fstat. Returns the descriptor (the
+ * caller closes it) with *st filled, or -1 with *why saying why not
+ * ("not a regular file", "larger than ...", or strerror).
+ */
+struct stat;
+int	pd_syms_open(const char *path, uint64_t max, struct stat *st,
+	    const char **why);
 
 /* A new symbolizer (opts may be NULL), or NULL when out of memory. */
 struct pd_syms	*pd_syms_new(const struct pd_syms_opts *);
@@ -95,10 +125,26 @@ struct pd_map {
 	uint64_t	 start, end, pgoff;
 	const char	*path;		/* as in the MMAP/MMAP2 record */
 	uint32_t	 prot;
+	uint64_t	 gen;		/* the generation it came in with */
 };
 
 const struct pd_map	*pd_syms_maps(struct pd_syms *, uint32_t pid,
 			    size_t *nmaps, uint64_t *gen);
+
+/*
+ * The generation at which the process last lost or cut a map (or got
+ * another set: FORK), 0 if never. Maps since then only came in, so a
+ * user of pd_syms_maps() synced at generation g later than that needs
+ * to look only at the maps whose gen is above g.
+ */
+uint64_t		 pd_syms_maps_cut(struct pd_syms *, uint32_t pid);
+
+/*
+ * What pd_syms_maps() last returned for the process, as a number:
+ * processes with equal ids (a FORK's children, until their maps
+ * change) have the same maps. 0: none to compare.
+ */
+uint64_t		 pd_syms_maps_id(struct pd_syms *, uint32_t pid);
 
 /*
  * 0 when the file of the user map holding addr in process pid is known

@@ -56,20 +56,47 @@ struct dso {
 	int		 wrong;		/* not the file recorded: build id
 					   or inode differs */
 	int		 stripped;	/* 1: no .symtab; 2: and that was said */
+	int		 overflow;	/* stands for files past DSO_SAME_MAX */
 	struct symtab	 st;
 	struct load	*loads;
 	size_t		 nloads;
+	struct dso	*shares;	/* st and loads are this one's */
+	uint64_t	 fdev, fino;	/* the file read, when it owns st */
 	struct dso	*next;		/* hash chain */
+	struct dso	*fnext;		/* chain by fdev and fino */
 };
 
-/* One process's maps, sorted by start, and the dso of each. */
-struct proc {
-	uint32_t	 pid;
-	int		 used;
+/*
+ * Different files of one path (replaced while recorded: another inode
+ * or build id) each get a dso up to this many; the rest share one that
+ * shows no symbols, so a stream cannot make one hash chain long.
+ */
+#define DSO_SAME_MAX	16
+
+/*
+ * Map entries kept for all processes at most (a FORK shares its
+ * parent's until one of them changes): 48 bytes each. Past it a map is
+ * dropped, counted as an unusable record and said once.
+ */
+#define PD_SYMS_MAPS_MAX	(2U << 20)
+
+/* Maps sorted by start, not overlapping, and the dso of each. */
+struct mapv {
 	struct pd_map	*maps;
 	struct dso	**dsos;
 	size_t		 n, cap;
+	uint64_t	 id;		/* of this content: pd_syms_maps_id() */
+	size_t		*refs;		/* maps and dsos shared by *refs procs
+					   (a FORK's copy), or NULL: own */
+};
+
+/* One process's maps: the base, cut by the newer recent ones. */
+struct proc {
+	uint32_t	 pid;
+	int		 used;
+	struct mapv	 base, recent;
 	uint64_t	 gen;
+	uint64_t	 cut;		/* pd_syms_maps_cut() */
 	size_t		 last;		/* index of the last map hit */
 };
 
@@ -91,19 +118,32 @@ struct pd_syms {
 	char		*kallsyms_path;	/* the --kallsyms file, or NULL */
 	char		*debug_path;	/* dwfl's debuginfo_path */
 	int		 dso_only;	/* pd_syms_opts.dso_only */
-	uint64_t	 seed;		/* of the pid and tid hashes */
+	int		 dfd_off;	/* 1: no debuginfod (option, or given
+					   up: dfd_why says why) */
+	const char	*dfd_why;
+	uint64_t	 dfd_spent;	/* ns in debuginfod queries */
+	uint64_t	 dfd_start;	/* this query's start, ns */
+	uint64_t	 dfd_bytes;	/* its progress */
 
 	struct pd_header_info hi;
+	uint64_t	 seed;		/* of every hash here: a stream cannot
+					   choose names or ids that collide */
 
 	struct thread	*threads;	/* open addressing by tid */
 	size_t		 tcap, tn;
 	struct proc	*procs;		/* open addressing by pid */
 	size_t		 pcap, pn;
+	struct proc	*plast;		/* the last one found (frames of a
+					   sample are of one process) */
 	struct proc	 kern;		/* kernel and module maps */
 	uint64_t	 gen;		/* source of proc gens */
 
 	struct dso	**dhash;	/* dsos by path */
 	size_t		 dcap, dn;
+	struct dso	**fhash;	/* loaded dsos by device and inode */
+	size_t		 fcap, fn;
+	size_t		 nmaps;		/* map entries kept, shared once */
+	int		 maps_full;	/* PD_SYMS_MAPS_MAX said */
 
 	struct strset	 strs;		/* interned comms and names */
 
@@ -112,8 +152,10 @@ struct pd_syms {
 		char		*path;
 		unsigned char	 bid[20];
 		size_t		 len;
+		size_t		 next;	/* hash chain: index + 1, 0 ends */
 	}		*bids;
 	size_t		 nbids, bidcap;
+	size_t		*bidhash;	/* index + 1 by path, bidcap slots */
 
 	/* kernel symbols: tried once, on the first kernel address */
 	int		 ktried;	/* 0 not yet, 1 usable, -1 not */
@@ -125,6 +167,7 @@ struct pd_syms {
 	char		*notes[NOTE_MAX];
 	size_t		 nnotes, note_next;
 	unsigned	 notes_dropped;
+	int		 notes_more;	/* say notes_dropped: input ended */
 	unsigned	 nstripped;	/* files said to have no symtab */
 };
 
@@ -148,6 +191,8 @@ struct dso	*pd_syms_dso(struct pd_syms *, const char *path,
 		    const struct dso_id *, int kernel, uint32_t pid);
 void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
 		    const unsigned char *bid, size_t bidlen);
+int		 pd_syms_bid_add(struct pd_syms *, const char *path,
+		    size_t len, const unsigned char *bid, size_t bidlen);
 void		 pd_syms_note(struct pd_syms *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 pd_symtab_free(struct symtab *);

@@ -16,10 +16,19 @@
 #include "libcommon/perf.h"
 #include "libcommon/record.h"
 #include "libcommon/sample.h"
+#include "libcommon/symint.h"
 #include "libcommon/unwind.h"
 
 /* Past this many waiting records the older half is applied (OE_FLUSH__HALF). */
 #define HEAP_MAX	(1U << 20)
+
+/*
+ * The bytes the queue may hold (records and the frames of resolved
+ * samples). A sample with a time far ahead holds every record after it
+ * in stream order; past this the samples at the front are named at
+ * once, before their time, and that is counted and said.
+ */
+#define SYMQ_BYTES_MAX	(64U << 20)
 
 /*
  * Entries and frame arrays come from free lists by power-of-two size
@@ -36,6 +45,7 @@ struct block {
 struct ent {
 	struct pd_rec		 rec;
 	uint64_t		 time, seq;
+	size_t			 hidx;		/* where in the heap */
 	unsigned char		 sample, inheap, done, out;
 	unsigned char		 cls, frcls;	/* size classes; frcls 0: none */
 	struct pd_symq_res	 res;
@@ -58,6 +68,12 @@ struct pd_symq {
 	size_t			 scap;
 	pd_symq_fn		 fn;		/* or NULL: resolve here */
 	void			*fn_ctx;
+	size_t			 bytes;		/* held in blocks */
+	unsigned long		 early;		/* samples named before their
+						   time (SYMQ_BYTES_MAX) */
+	int			 flushing;	/* pd_symq_flush: next() pops */
+	unsigned long		 nomem;		/* samples left unnamed: out of
+						   memory */
 };
 
 /* A block of at least `size` bytes; *cls gets its class. */
@@ -71,12 +87,13 @@ block_get(struct pd_symq *q, size_t size, unsigned char *cls)
 		c++;
 	if (c == NCLASS)
 		return NULL;
-	*cls = (unsigned char)c;
-	if ((b = q->pool[c]) != NULL) {
+	if ((b = q->pool[c]) != NULL)
 		q->pool[c] = b->next;
-		return b;
-	}
-	return malloc((size_t)1 << c);
+	else if ((b = malloc((size_t)1 << c)) == NULL)
+		return NULL;	/* *cls untouched: ent_free frees nothing */
+	*cls = (unsigned char)c;
+	q->bytes += (size_t)1 << c;
+	return b;
 }
 
 static void
@@ -84,6 +101,7 @@ block_put(struct pd_symq *q, void *p, unsigned char cls)
 {
 	struct block *b = p;
 
+	q->bytes -= (size_t)1 << cls;
 	b->next = q->pool[cls];
 	q->pool[cls] = b;
 }
@@ -161,11 +179,37 @@ before(const struct ent *a, const struct ent *b)
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
+static void
+heap_set(struct pd_symq *q, size_t i, struct ent *e)
+{
+	q->heap[i] = e;
+	e->hidx = i;
+}
+
+/* Puts e at hole i and restores the heap order around it. */
+static void
+heap_fix(struct pd_symq *q, size_t i, struct ent *e)
+{
+	size_t p, c;
+
+	while (i > 0 && before(e, q->heap[p = (i - 1) / 2])) {
+		heap_set(q, i, q->heap[p]);
+		i = p;
+	}
+	while ((c = 2 * i + 1) < q->hn) {
+		if (c + 1 < q->hn && before(q->heap[c + 1], q->heap[c]))
+			c++;
+		if (!before(q->heap[c], e))
+			break;
+		heap_set(q, i, q->heap[c]);
+		i = c;
+	}
+	heap_set(q, i, e);
+}
+
 static int
 heap_push(struct pd_symq *q, struct ent *e)
 {
-	size_t i, p;
-
 	if (q->hn == q->hcap) {
 		size_t ncap = q->hcap ? q->hcap * 2 : 1024;
 		struct ent **nh = realloc(q->heap, ncap * sizeof(*nh));
@@ -175,34 +219,29 @@ heap_push(struct pd_symq *q, struct ent *e)
 		q->heap = nh;
 		q->hcap = ncap;
 	}
-	i = q->hn++;
-	while (i > 0 && before(e, q->heap[p = (i - 1) / 2])) {
-		q->heap[i] = q->heap[p];
-		i = p;
-	}
-	q->heap[i] = e;
+	q->hn++;
+	heap_fix(q, q->hn - 1, e);
 	e->inheap = 1;
 	return 0;
+}
+
+/* Takes e out of the heap, wherever it is. */
+static void
+heap_remove(struct pd_symq *q, struct ent *e)
+{
+	struct ent *last = q->heap[--q->hn];
+
+	if (last != e)
+		heap_fix(q, e->hidx, last);
+	e->inheap = 0;
 }
 
 static struct ent *
 heap_pop(struct pd_symq *q)
 {
-	struct ent *top = q->heap[0], *e;
-	size_t i = 0, c;
+	struct ent *top = q->heap[0];
 
-	e = q->heap[--q->hn];
-	while ((c = 2 * i + 1) < q->hn) {
-		if (c + 1 < q->hn && before(q->heap[c + 1], q->heap[c]))
-			c++;
-		if (!before(q->heap[c], e))
-			break;
-		q->heap[i] = q->heap[c];
-		i = c;
-	}
-	if (q->hn > 0)
-		q->heap[i] = e;
-	top->inheap = 0;
+	heap_remove(q, top);
 	return top;
 }
 
@@ -249,6 +288,7 @@ deliver(struct pd_symq *q, struct ent *e)
 
 		if (ns == NULL) {
 			e->res.bad = 1;
+			q->nomem++;
 			return;
 		}
 		q->scratch = ns;
@@ -262,6 +302,7 @@ deliver(struct pd_symq *q, struct ent *e)
 	if ((fr = block_get(q, n * (sizeof(*fr) + sizeof(*sr)),
 	    &e->frcls)) == NULL) {
 		e->res.bad = 1;
+		q->nomem++;
 		return;
 	}
 	memcpy(fr, q->scratch, n * sizeof(*fr));
@@ -274,17 +315,69 @@ deliver(struct pd_symq *q, struct ent *e)
 	e->res.syms = sr;
 }
 
+/*
+ * The oldest waiting record: applied (or resolved), unless it was
+ * named early (then it only leaves the heap), and freed when the tool
+ * has had it.
+ */
+static void
+pop_deliver(struct pd_symq *q)
+{
+	struct ent *e = heap_pop(q);
+
+	if (!e->done)
+		deliver(q, e);
+	if (e->out && e != q->last)
+		ent_free(q, e);
+}
+
 /* Delivers the waiting records not later than `limit`, in time order. */
 static void
 flush_to(struct pd_symq *q, uint64_t limit)
 {
+	while (q->hn > 0 && q->heap[0]->time <= limit)
+		pop_deliver(q);
+}
+
+/*
+ * Over SYMQ_BYTES_MAX: the samples at the front of the stream order,
+ * up to half of what is held, are named now (they stay in the heap,
+ * done, until their time), so the tool can take them and what follows.
+ */
+static void
+make_room(struct pd_symq *q)
+{
+	size_t i, sum = 0;
 	struct ent *e;
 
-	while (q->hn > 0 && q->heap[0]->time <= limit) {
-		e = heap_pop(q);
-		deliver(q, e);
-		if (e->out && e != q->last)
-			ent_free(q, e);
+	if (q->bytes <= SYMQ_BYTES_MAX)
+		return;
+	/*
+	 * Records the tool has had, kept only to be applied at their time
+	 * (MMAPs dated ahead): applied now.
+	 */
+	for (i = 0; i < q->hn; ) {
+		e = q->heap[i];
+		if (!e->out || e == q->last) {
+			i++;
+			continue;
+		}
+		heap_remove(q, e);
+		if (!e->done) {
+			deliver(q, e);
+			q->early++;
+		}
+		ent_free(q, e);
+	}
+	for (i = 0; i < q->n && sum < q->bytes / 2; i++) {
+		e = q->fifo[(q->head + i) % q->cap];
+		sum += (size_t)1 << e->cls;
+		if (e->sample && !e->done) {
+			deliver(q, e);
+			q->early++;
+		}
+		if (e->frcls != 0)
+			sum += (size_t)1 << e->frcls;
 	}
 }
 
@@ -346,22 +439,46 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 		/* Bounded memory: apply the older half, as perf does. */
 		size_t k = q->hn / 2;
 
-		while (k-- > 0 && q->hn > 0) {
-			struct ent *x = heap_pop(q);
-
-			deliver(q, x);
-			if (x->out && x != q->last)
-				ent_free(q, x);
-		}
+		while (k-- > 0 && q->hn > 0)
+			pop_deliver(q);
 	}
+	make_room(q);
 	return 0;
 }
 
+/*
+ * Everything waiting is delivered as pd_symq_next() hands records out,
+ * not all at once: the frames of every sample would be held together.
+ */
 void
 pd_symq_flush(struct pd_symq *q)
 {
-	flush_to(q, UINT64_MAX);
+	q->flushing = 1;
 	q->next_flush = q->max_ts;
+}
+
+/* The note for samples named early, once per flush that had them. */
+static void
+say_early(struct pd_symq *q)
+{
+	if (q->early == 0)
+		return;
+	pd_syms_note(q->sy, "the symbol queue held over %u MiB: %lu record%s "
+	    "applied or named before %s time; names may be off",
+	    SYMQ_BYTES_MAX >> 20, q->early, q->early > 1 ? "s were" : " was",
+	    q->early > 1 ? "their" : "its");
+	q->early = 0;
+}
+
+/* Samples that could not be named for want of memory: never silent. */
+static void
+say_nomem(struct pd_symq *q)
+{
+	if (q->nomem == 0)
+		return;
+	pd_syms_note(q->sy, "out of memory: %lu sample%s shown without "
+	    "names", q->nomem, q->nomem > 1 ? "s are" : " is");
+	q->nomem = 0;
 }
 
 int
@@ -371,15 +488,35 @@ pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
 	struct ent *e;
 
 	if (q->last != NULL) {
+		/* A sample named early has nothing left to do there. */
+		if (q->last->inheap && q->last->sample && q->last->done)
+			heap_remove(q, q->last);
 		if (!q->last->inheap)
 			ent_free(q, q->last);
 		q->last = NULL;
 	}
-	if (q->n == 0)
-		return 0;
-	e = q->fifo[q->head];
-	if (e->sample && !e->done)
-		return 0;
+	for (;;) {
+		if (q->n == 0) {
+			if (q->flushing) {
+				/* What is left was handed out already. */
+				flush_to(q, UINT64_MAX);
+				q->flushing = 0;
+				say_early(q);
+				say_nomem(q);
+				q->sy->notes_more = 1;
+			}
+			return 0;
+		}
+		e = q->fifo[q->head];
+		if (!e->sample || e->done)
+			break;
+		if (!q->flushing || q->hn == 0)
+			return 0;
+		if (q->bytes > SYMQ_BYTES_MAX)
+			make_room(q);
+		else
+			pop_deliver(q);
+	}
 	q->head = (q->head + 1) % q->cap;
 	q->n--;
 	e->out = 1;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ struct module {
 	char		*path;
 	uint64_t	 key;
 	int		 ok;
+	uint64_t	 seen;		/* the sync that last found it mapped */
 };
 
 /* One address space: a pid's maps as libdwfl modules. */
@@ -46,8 +48,11 @@ struct space {
 	Dwfl		*dwfl;
 	int		 arch;		/* attached with; PD_REGS_NONE: not yet */
 	int		 attach_failed;
-	struct module	*mods;
+	struct module	*mods;		/* sorted by key, then path */
 	size_t		 nmods, capmods;
+	uint64_t	 syncs;
+	int		 synced;	/* gen is what the Dwfl has */
+	uint64_t	 mapsid;	/* pd_syms_maps_id() synced to, or 0 */
 };
 
 /* The sample being unwound, as the callbacks see it. */
@@ -341,20 +346,6 @@ map_file(struct pd_unwind *u, const struct pd_map *m)
 	return NULL;
 }
 
-static int
-map_has(struct pd_unwind *u, const struct pd_map *maps, size_t n,
-    const struct module *mod)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (map_file(u, &maps[i]) != NULL &&
-		    maps[i].start - maps[i].pgoff == mod->key &&
-		    strcmp(maps[i].path, mod->path) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Where a shared object's vaddr 0 sits, from the map of one of its load
  * segments: the kernel put the segment holding file offset pgoff at
@@ -396,9 +387,11 @@ report(Dwfl *dwfl, const char *name, const char *file, const struct pd_map *m)
 	Dwfl_Module *mod;
 	Elf *elf;
 	uint64_t base;
+	struct stat st;
+	const char *why;
 	int fd;
 
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &st, &why)) < 0)
 		return 0;
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
 		close(fd);
@@ -413,22 +406,43 @@ report(Dwfl *dwfl, const char *name, const char *file, const struct pd_map *m)
 }
 
 static int
-space_has(const struct space *s, const char *path, uint64_t key)
+mod_cmp(uint64_t key, const char *path, const struct module *m)
 {
-	size_t i;
+	if (key != m->key)
+		return key < m->key ? -1 : 1;
+	return strcmp(path, m->path);
+}
 
-	for (i = 0; i < s->nmods; i++)
-		if (s->mods[i].key == key &&
-		    strcmp(s->mods[i].path, path) == 0)
-			return 1;
-	return 0;
+/* The index of the module (key, path), or where it would go: *found. */
+static size_t
+mod_find(const struct space *s, uint64_t key, const char *path, int *found)
+{
+	size_t lo = 0, hi = s->nmods, mid;
+	int c;
+
+	*found = 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = mod_cmp(key, path, &s->mods[mid])) == 0) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 /*
  * Brings a space up to the maps of generation `gen`. New files are
  * added to the Dwfl as they are (libdw keeps every module's parsed CFI);
  * when a reported file is no longer mapped there (munmap, exec) the
- * Dwfl starts over. Returns 0, or -1 when out of memory.
+ * Dwfl starts over. The modules are kept sorted, so a sync costs
+ * O(maps log modules), not maps times modules: a stream that maps a
+ * new file before every sample would otherwise make it cubic. Returns
+ * 0, or -1 when out of memory.
  */
 static int
 space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
@@ -436,25 +450,49 @@ space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
 {
 	struct module *mod;
 	const char *file;
-	size_t i;
-	uint64_t key;
+	size_t i, k, nseen = 0;
+	uint64_t key, stamp, since = 0;
 	uint32_t pid = s->pid;
+	int found;
 
-	for (i = 0; i < s->nmods; i++)
-		if (!map_has(u, maps, n, &s->mods[i])) {
-			space_reset(s);
-			s->used = 1;
-			s->pid = pid;
-			break;
+	stamp = ++s->syncs;
+	/*
+	 * Nothing unmapped or cut since the last sync: only the maps that
+	 * came in since need a look (an integer compare for the others).
+	 */
+	if (s->dwfl != NULL && s->synced &&
+	    pd_syms_maps_cut(u->syms, pid) <= s->gen) {
+		since = s->gen;
+		goto add;
+	}
+	/* Which modules are still mapped. */
+	for (i = 0; i < n; i++) {
+		if (map_file(u, &maps[i]) == NULL)
+			continue;
+		k = mod_find(s, maps[i].start - maps[i].pgoff, maps[i].path,
+		    &found);
+		if (found && s->mods[k].seen != stamp) {
+			s->mods[k].seen = stamp;
+			nseen++;
 		}
+	}
+	if (nseen < s->nmods) {
+		space_reset(s);
+		s->used = 1;
+		s->pid = pid;
+		s->syncs = stamp;
+	}
+add:
 	if (s->dwfl == NULL && (s->dwfl = dwfl_begin(&dwfl_cbs)) == NULL)
 		return -1;
 	dwfl_report_begin_add(s->dwfl);
 	for (i = 0; i < n; i++) {
-		if ((file = map_file(u, &maps[i])) == NULL)
+		if (maps[i].gen <= since ||
+		    (file = map_file(u, &maps[i])) == NULL)
 			continue;
 		key = maps[i].start - maps[i].pgoff;
-		if (space_has(s, maps[i].path, key))
+		k = mod_find(s, key, maps[i].path, &found);
+		if (found)
 			continue;
 		if (s->nmods == s->capmods) {
 			size_t cap = s->capmods ? 2 * s->capmods : 16;
@@ -466,28 +504,49 @@ space_sync(struct pd_unwind *u, struct space *s, const struct pd_map *maps,
 			s->mods = nm;
 			s->capmods = cap;
 		}
-		mod = &s->mods[s->nmods];
-		if ((mod->path = strdup(maps[i].path)) == NULL)
+		memmove(s->mods + k + 1, s->mods + k,
+		    (s->nmods - k) * sizeof(*s->mods));
+		mod = &s->mods[k];
+		if ((mod->path = strdup(maps[i].path)) == NULL) {
+			memmove(s->mods + k, s->mods + k + 1,
+			    (s->nmods - k) * sizeof(*s->mods));
 			break;
+		}
 		mod->key = key;
+		mod->seen = stamp;
+		s->nmods++;
 		/* A file rebuilt since: its tables would make up frames. */
 		mod->ok = pd_syms_file_ok(u->syms, pid, maps[i].start) &&
 		    report(s->dwfl, mod->path, file, &maps[i]);
-		s->nmods++;
 	}
 	dwfl_report_end(s->dwfl, NULL, NULL);
 	s->gen = gen;
+	s->synced = i == n;
 	return i == n ? 0 : -1;
 }
 
+/*
+ * The space for pid's maps: one whose Dwfl already has these very maps
+ * (the same pd_syms_maps_id: a FORK's children share their parent's
+ * maps, so thousands of them need not each report every file again),
+ * else pid's own, synced, else the least recently used one, reset.
+ */
 static struct space *
 space_get(struct pd_unwind *u, uint32_t pid, const struct pd_map *maps,
     size_t n, uint64_t gen)
 {
 	struct space *s, *victim = NULL;
+	uint64_t id = pd_syms_maps_id(u->syms, pid);
 	size_t i;
 
 	u->clock++;
+	for (i = 0; id != 0 && i < PD_UNWIND_SPACES; i++) {
+		s = &u->spaces[i];
+		if (s->used && s->synced && s->mapsid == id) {
+			s->stamp = u->clock;
+			return s;
+		}
+	}
 	for (i = 0; i < PD_UNWIND_SPACES; i++) {
 		s = &u->spaces[i];
 		if (s->used && s->pid == pid)
@@ -508,6 +567,7 @@ found:
 		space_reset(s);
 		return NULL;
 	}
+	s->mapsid = id;
 	return s;
 }
 

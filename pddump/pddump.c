@@ -32,7 +32,7 @@
 
 static const char usage_line[] =
     "usage: pddump [-sx] [--json] [--folded[=period]] [--kallsyms file]\n"
-    "              [-t types] [--unwind] [file ...]\n";
+    "              [--no-debuginfod] [-t types] [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -50,6 +50,8 @@ usage(FILE *f, int status)
 		    "  -j, --json        one JSON object per record and line\n"
 		    "      --kallsyms FILE  kernel symbols from FILE "
 		    "(with -s)\n"
+		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
+		    "servers for debug info\n"
 		    "  -s, --symbols     name the sample's ip and callchain "
 		    "entries: sym+0xoff (dso)\n"
 		    "  -t, --types LIST  only these record types "
@@ -1475,6 +1477,7 @@ main(int argc, char **argv)
 		{ "hex",	no_argument,		NULL, 'x' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "kallsyms",	required_argument,	NULL, 'K' },
+		{ "no-debuginfod", no_argument,		NULL, 'D' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "types",	required_argument,	NULL, 't' },
 		{ "unwind",	no_argument,		NULL, 'U' },
@@ -1489,6 +1492,11 @@ main(int argc, char **argv)
 	pd_setprogname(argv[0]);
 	while ((c = getopt_long(argc, argv, "hjst:x", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'D':
+			/* Nothing in this process asks debuginfod then. */
+			d.sopts.no_debuginfod = 1;
+			(void)unsetenv("DEBUGINFOD_URLS");
+			break;
 		case 'F':
 			folded = 1;
 			d.syms = 1;

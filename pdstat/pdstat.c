@@ -35,7 +35,7 @@
 
 static const char usage_line[] =
     "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--top n [--by sym|dso]] [file ...]\n";
+    "              [--no-debuginfod] [--top n [--by sym|dso]] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -61,6 +61,8 @@ usage(FILE *f, int status)
 		    "      --by KEY     --top by sym (default) or dso\n"
 		    "      --kallsyms FILE  kernel symbols for --top from "
 		    "FILE\n"
+		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
+		    "servers for debug info\n"
 		    "  -h, --help       this help\n"
 		    "      --version    print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -1120,6 +1122,7 @@ main(int argc, char **argv)
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
+		{ "no-debuginfod", no_argument,	NULL, 'D' },
 		{ "pass",	no_argument,	NULL, 'p' },
 		{ "top",	required_argument, NULL, 'T' },
 		{ "version",	no_argument,	NULL, 'V' },
@@ -1153,6 +1156,11 @@ main(int argc, char **argv)
 				pd_warnx("--by: sym or dso, not %s", optarg);
 				usage(stderr, PD_EXIT_USAGE);
 			}
+			break;
+		case 'D':
+			/* Nothing in this process asks debuginfod then. */
+			so.no_debuginfod = 1;
+			(void)unsetenv("DEBUGINFOD_URLS");
 			break;
 		case 'G':
 			flamepath = optarg;

@@ -17,9 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
-#define MAXBUF	(2 << 20)	/* room for a tracing blob over 512 KiB */
+#define MAXBUF	(32 << 20)	/* room for the symbolizer's fixtures */
 
 static unsigned char buf[MAXBUF];
 static size_t len;
@@ -1105,6 +1106,363 @@ tp_kernel(int b)
 	finished_round();
 }
 
+/*
+ * Issue 18, findings 3, 5, 6, 9: streams that make the symbolizer open
+ * files, keep many dsos, maps and queued samples, or sync the unwinder
+ * often. All use the standard event (ids 11, 12) and pid 100 unless
+ * said; sizes come from the arguments so the tests stay small.
+ */
+static void
+sym_trailer(uint32_t pid, uint64_t time)
+{
+	p32(pid);
+	p32(pid);
+	p64(time);
+	p64(11);
+	p32(0);
+	p32(0);
+}
+
+/* HOSTNAME and OSRELEASE features of this machine: "from this host". */
+static void
+host_features(void)
+{
+	struct utsname u;
+	size_t at;
+
+	if (uname(&u) < 0)
+		abort();
+	at = rec_begin(80, 0);
+	p64(3);
+	p32(sizeof(u.nodename));
+	pstr(u.nodename, sizeof(u.nodename));
+	rec_end(at);
+	at = rec_begin(80, 0);
+	p64(4);
+	p32(sizeof(u.release));
+	pstr(u.release, sizeof(u.release));
+	rec_end(at);
+}
+
+static void
+sym_comm(uint32_t pid)
+{
+	size_t at = rec_begin(3, 0);
+
+	p32(pid);
+	p32(pid);
+	pstr("victim", 8);
+	sym_trailer(pid, 0);
+	rec_end(at);
+}
+
+/* An executable MMAP2 with device and inode. */
+static void
+sym_mmap2(uint32_t pid, uint64_t start, uint64_t size, const char *path,
+    uint64_t ino, uint64_t time)
+{
+	size_t at = rec_begin(10, 2);
+
+	p32(pid);
+	p32(pid);
+	p64(start);
+	p64(size);
+	p64(0);				/* pgoff */
+	p32(ino != 0 ? 8 : 0);		/* maj */
+	p32(ino != 0 ? 1 : 0);		/* min */
+	p64(ino);
+	p64(0);				/* ino_generation */
+	p32(5);				/* PROT_READ | PROT_EXEC */
+	p32(2);				/* MAP_PRIVATE */
+	pstr(path, 8);
+	sym_trailer(pid, time);
+	rec_end(at);
+}
+
+static void
+sym_sample(uint32_t pid, uint64_t ip, uint64_t time)
+{
+	size_t at = rec_begin(9, 2);
+
+	p64(ip);
+	p32(pid);
+	p32(pid);
+	p64(time);
+	p64(11);
+	p32(0);
+	p32(0);
+	p64(1);
+	rec_end(at);
+}
+
+static void
+sym_head(int host)
+{
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	if (host)
+		host_features();
+	sym_comm(100);
+}
+
+/* sym-file PATH...: each file mapped, one sample in each. */
+static void
+sym_file(char **paths, int n)
+{
+	int i;
+
+	sym_head(0);
+	for (i = 0; i < n; i++) {
+		sym_mmap2(100, 0x10000000ULL * (i + 1), 0x100000, paths[i], 0,
+		    0);
+		sym_sample(100, 0x10000000ULL * (i + 1) + 0x1000, 0);
+	}
+}
+
+/* sym-perfmap PID: a JIT's anonymous map, from this host. */
+static void
+sym_perfmap(uint32_t pid)
+{
+	header();
+	attr_rec(&std_attr, std_ids, 2);
+	host_features();
+	sym_comm(pid);
+	sym_mmap2(pid, 0x7f0000000000ULL, 0x100000, "//anon", 0, 0);
+	sym_sample(pid, 0x7f0000001000ULL, 0);
+}
+
+
+/* sym-spellings N PATH: N spellings of one path ("/./" repeated). */
+static void
+sym_spellings(int n, const char *path)
+{
+	char sp[8192];
+	int i, k;
+	size_t at;
+
+	sym_head(0);
+	for (i = 0; i < n; i++) {
+		at = 0;
+		for (k = 0; k < i && at + 2 < sizeof(sp) / 2; k++) {
+			sp[at++] = '/';
+			sp[at++] = '.';
+		}
+		snprintf(sp + at, sizeof(sp) - at, "%s", path);
+		sym_mmap2(100, 0x10000000ULL * (i + 1), 0x100000, sp, 0, 0);
+		sym_sample(100, 0x10000000ULL * (i + 1) + 0x1000, 0);
+	}
+}
+
+/* sym-fork N M: N maps in pid 100, then M children forked from it. */
+static void
+sym_fork(int n, int m)
+{
+	size_t at;
+	int i;
+
+	sym_head(0);
+	for (i = 0; i < n; i++)
+		sym_mmap2(100, 0x10000000ULL + 0x2000ULL * i, 0x1000, "/x", 0,
+		    0);
+	for (i = 0; i < m; i++) {
+		at = rec_begin(7, 0);
+		p32(1000 + i);		/* pid */
+		p32(100);		/* ppid */
+		p32(1000 + i);		/* tid */
+		p32(100);		/* ptid */
+		p64(0);			/* time */
+		sym_trailer(1000 + i, 0);
+		rec_end(at);
+	}
+	sym_sample(1000 + m - 1, 0x10000000ULL, 0);
+}
+
+/*
+ * sym-bids N: N maps, then N HEADER_BUILD_ID records of other paths
+ * (or, with "first", the build ids before the maps).
+ */
+static void
+sym_bids(int n, int first)
+{
+	char path[64];
+	size_t at;
+	int i, pass;
+
+	sym_head(0);
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == first) {
+			for (i = 0; i < n; i++) {
+				snprintf(path, sizeof(path),
+				    "/nonexistent/lib%07d.so", i);
+				sym_mmap2(100, 0x10000000ULL + 0x10000ULL * i,
+				    0x1000, path, 0, 0);
+			}
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			at = rec_begin(67, 0x8000);
+			p32(-1);		/* pid */
+			pbytes("\273\273\273\273\273\273\273\273\273\273"
+			    "\273\273\273\273\273\273\273\273\273\273", 20);
+			put(20, 1);		/* size */
+			pzero(3);
+			snprintf(path, sizeof(path), "/other/lib%07d.so", i);
+			pstr(path, 8);
+			rec_end(at);
+		}
+	}
+	sym_sample(100, 0x10000000ULL, 0);
+}
+
+/* sym-inodes N: N maps of one path, each of another inode. */
+static void
+sym_inodes(int n)
+{
+	int i;
+
+	sym_head(0);
+	for (i = 0; i < n; i++)
+		sym_mmap2(100, 0x10000000ULL + 0x10000ULL * i, 0x1000,
+		    "/nonexistent/lib.so", 1000 + i, 0);
+	sym_sample(100, 0x10000000ULL, 0);
+}
+
+/*
+ * sym-unwind N: N rounds of a new executable map (of a file that is
+ * not there) and a sample with user registers and stack to unwind.
+ */
+static const struct attr unwind_attr = {
+	.type = 1, .size = 128, .config = 0,
+	.sample_type = STD_TYPE | ST_REGS_USER | ST_STACK_USER,
+	.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	.regs_user = 0xff0fff, .stack_user = 64,
+};
+
+/* A sample of unwind_attr: x86_64 user registers and 64 bytes of stack. */
+static void
+unwind_sample(uint32_t pid, uint64_t time)
+{
+	size_t at = rec_begin(9, 2);
+	int r;
+
+	p64(0x10000000);
+	p32(pid);
+	p32(pid);
+	p64(time);
+	p64(11);
+	p32(0);
+	p32(0);
+	p64(1);
+	p64(2);			/* abi: 64-bit */
+	for (r = 0; r < 20; r++)
+		p64(0x10000000);
+	p64(64);
+	pzero(64);
+	p64(64);
+	rec_end(at);
+}
+
+static void
+sym_unwind(int n)
+{
+	char path[64];
+	int i;
+
+	header();
+	attr_rec(&unwind_attr, std_ids, 2);
+	sym_comm(100);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/nonexistent/lib%06d.so", i);
+		sym_mmap2(100, 0x10000000ULL + 0x10000ULL * i, 0x1000, path, 0,
+		    2 * i + 2);
+		unwind_sample(100, 2 * i + 3);
+		finished_round();
+	}
+}
+
+/*
+ * sym-unwind-forks N M PATH: PATH mapped at N places in pid 100, M
+ * children forked from it, then one sample to unwind in each child.
+ */
+static void
+sym_unwind_forks(int n, int m, const char *path)
+{
+	size_t at;
+	int i;
+
+	header();
+	attr_rec(&unwind_attr, std_ids, 2);
+	sym_comm(100);
+	for (i = 0; i < n; i++)
+		sym_mmap2(100, 0x10000000ULL + 0x1000000ULL * i, 0x1000, path,
+		    0, 0);
+	for (i = 0; i < m; i++) {
+		at = rec_begin(7, 0);
+		p32(1000 + i);
+		p32(100);
+		p32(1000 + i);
+		p32(100);
+		p64(0);
+		sym_trailer(1000 + i, 0);
+		rec_end(at);
+	}
+	for (i = 0; i < m; i++)
+		unwind_sample(1000 + i, 0);
+}
+
+/*
+ * symq-hold N: a sample with a time far ahead, then N samples with
+ * long callchains: all of them wait behind the first in stream order.
+ */
+static void
+symq_hold(int n)
+{
+	static const struct attr a = {
+		.type = 1, .size = 128, .config = 0,
+		.sample_type = STD_TYPE | ST_CALLCHAIN,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	const int nr = 8100;
+	size_t at;
+	int i, k;
+
+	header();
+	attr_rec(&a, std_ids, 2);
+	sym_comm(100);
+	sym_mmap2(100, 0x400000, 0x100000, "/nonexistent", 0, 0);
+	for (i = 0; i <= n; i++) {
+		at = rec_begin(9, 2);
+		p64(0x401000);
+		p32(100);
+		p32(100);
+		p64(i == 0 ? 1ULL << 62 : 10 + (uint64_t)i);
+		p64(11);
+		p32(0);
+		p32(0);
+		p64(1);
+		p64(nr);
+		p64(0xfffffffffffffe00ULL);	/* PERF_CONTEXT_USER */
+		for (k = 1; k < nr; k++)
+			p64(0x401000 + 16 * k);
+		rec_end(at);
+	}
+}
+
+
+/* sym-desc N: N maps of one process, each below the one before. */
+static void
+sym_desc(int n)
+{
+	int i;
+
+	sym_head(0);
+	for (i = 0; i < n; i++)
+		sym_mmap2(100, 0x100000000000ULL - 0x2000ULL * (i + 1), 0x1000,
+		    "/x", 0, 0);
+	sym_sample(100, 0x100000000000ULL - 0x2000ULL, 0);
+	sym_sample(100, 0x100000000000ULL - 0x2000ULL * n, 0);
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -1123,6 +1481,10 @@ static const char *const cases[] = {
 	/* issue 18 findings 4, 7, 8, 11 */
 	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
 	"named NAME ID", "no-sia", "tp-kernel a|b",
+	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
+	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
+	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
+	"symq-hold N", "sym-desc N", "sym-unwind-forks N M PATH",
 	NULL
 };
 
@@ -1336,6 +1698,27 @@ main(int argc, char **argv)
 		no_sia();
 	} else if (strcmp(c, "tp-kernel") == 0 && argc > 2) {
 		tp_kernel(strcmp(argv[2], "b") == 0);
+	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
+	} else if (strcmp(c, "sym-file") == 0 && argc > 2) {
+		sym_file(argv + 2, argc - 2);
+	} else if (strcmp(c, "sym-perfmap") == 0 && argc > 2) {
+		sym_perfmap(strtoul(argv[2], NULL, 10));
+	} else if (strcmp(c, "sym-spellings") == 0 && argc > 3) {
+		sym_spellings(atoi(argv[2]), argv[3]);
+	} else if (strcmp(c, "sym-fork") == 0 && argc > 3) {
+		sym_fork(atoi(argv[2]), atoi(argv[3]));
+	} else if (strcmp(c, "sym-bids") == 0 && argc > 2) {
+		sym_bids(atoi(argv[2]), argc > 3);
+	} else if (strcmp(c, "sym-inodes") == 0 && argc > 2) {
+		sym_inodes(atoi(argv[2]));
+	} else if (strcmp(c, "sym-unwind") == 0 && argc > 2) {
+		sym_unwind(atoi(argv[2]));
+	} else if (strcmp(c, "symq-hold") == 0 && argc > 2) {
+		symq_hold(atoi(argv[2]));
+	} else if (strcmp(c, "sym-desc") == 0 && argc > 2) {
+		sym_desc(atoi(argv[2]));
+	} else if (strcmp(c, "sym-unwind-forks") == 0 && argc > 4) {
+		sym_unwind_forks(atoi(argv[2]), atoi(argv[3]), argv[4]);
 	} else {
 		usage();
 	}
