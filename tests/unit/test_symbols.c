@@ -197,7 +197,7 @@ test_frames(void)
 static void
 test_self(void)
 {
-	struct pd_syms_opts o = { NULL, "/nonexistent", 0 };
+	struct pd_syms_opts o = { .debug_dir = "/nonexistent" };
 	struct pd_syms *sy = pd_syms_new(&o);
 	struct pd_symres r;
 	char self[4096];
