@@ -258,7 +258,7 @@ static void
 test_kallsyms(void)
 {
 	char path[] = "/tmp/pdsymsXXXXXX";
-	struct pd_syms_opts o = { path, NULL, 0 };
+	struct pd_syms_opts o = { .kallsyms = path };
 	struct pd_syms *sy;
 	struct pd_symres r;
 	FILE *f;
