@@ -35,6 +35,18 @@ pd_progname(void)
 	return progname;
 }
 
+/* The default action again (sigaction: signal() is not async-signal-safe). */
+static void
+sigint_default(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 static void
 on_sigint(int sig)
 {
@@ -45,7 +57,7 @@ on_sigint(int sig)
 	if (nint >= nint_stop) {
 		stop = 1;
 		/* One more, while the tool writes what it has, kills it. */
-		signal(SIGINT, SIG_DFL);
+		sigint_default();
 	}
 	/* The recorder prints its summary now: not onto our line. */
 	if (status_showing) {
@@ -76,7 +88,7 @@ pd_interrupt_watch(struct pd_reader *rd)
 	nint_stop = pd_reader_is_regular(rd) ? 1 : 2;
 	if (nint >= nint_stop && !stop) {
 		stop = 1;
-		signal(SIGINT, SIG_DFL);
+		sigint_default();
 	}
 	pd_reader_stop_on(rd, &stop);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: The command that is recorded (or only says how long to record): held
- * before its exec until the events are open.
+ * pdrecord: the command that is recorded, or that only says how long to
+ * record; held before its exec until the events are open.
  */
 #include "pdrecord/pdrecord.h"
 

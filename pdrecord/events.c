@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: The events: their attrs from the options, perf_event_open on every
+ * pdrecord: the events: their attrs from the options, perf_event_open on every
  * (CPU, thread) slot with perf's fallbacks, and enabling them.
  */
 #include "pdrecord/pdrecord.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: The files the recorded processes map, noted as their MMAP records
+ * pdrecord: the files the recorded processes map, noted as their MMAP records
  * pass, for the build ids written at the end.
  */
 #include "pdrecord/pdrecord.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: The records before the first sample (attrs, features, the tracing
+ * pdrecord: the records before the first sample (attrs, features, the tracing
  * data, the threads and maps that already exist) and the build ids at
  * the end.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: The user-space queue between the rings and the output: chunks of
+ * pdrecord: the user-space queue between the rings and the output: chunks of
  * CHUNK_SIZE written out in order, never blocking while the rings need
  * draining; and put_out(), which writes straight through while nothing
  * waits.

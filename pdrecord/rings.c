@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: The kernel's ring buffers, one per CPU (or thread), drained into the
- * queue; a FINISHED_ROUND after each pass that moved anything.
+ * pdrecord: the kernel's ring buffers, one per CPU (or thread), drained
+ * into the queue; a FINISHED_ROUND after each pass that moved anything.
  */
 #include "pdrecord/pdrecord.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord: What is recorded: the CPUs (-a, -C) and the threads (-p, -t, the
+ * pdrecord: what is recorded: the CPUs (-a, -C) and the threads (-p, -t, the
  * command).
  */
 #include "pdrecord/pdrecord.h"
