@@ -429,6 +429,8 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 	d->name_buf = name;
 	d->name = name != NULL ? name : kind == DSO_KERNEL ?
 	    "[kernel.kallsyms]" : d->path;
+	/* Once per dso, not once per frame printed: views check this. */
+	d->name_plain = !pd_esc_needed(d->name, strlen(d->name));
 	if (same >= DSO_SAME_MAX) {
 		/* The one for all further files of this path: no names. */
 		d->overflow = 1;
@@ -1193,7 +1195,11 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		close(fd);
 		return;
 	}
-	if ((o = file_find(sy, &stb)) != NULL) {
+	/*
+	 * One file read once, by device and inode; not the vdso's image,
+	 * a memfd whose inode number the next one may take again.
+	 */
+	if (file == d->path && (o = file_find(sy, &stb)) != NULL) {
 		close(fd);
 		memcpy(d->fbid, o->fbid, o->fbidlen);
 		d->fbidlen = o->fbidlen;
@@ -1280,7 +1286,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	d->stripped = !symtab && d->kind == DSO_FILE;
 	if (builder_finish(&b, &d->st, 0) < 0)
 		pd_syms_note(sy, "%s: out of memory", d->path);
-	else
+	else if (file == d->path)
 		file_add(sy, d, &stb);
 out:
 	builder_free(&b);
@@ -1441,6 +1447,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	r->name = NULL;
 	r->off = 0;
 	r->dso = "[unknown]";
+	r->dso_plain = 1;
 	r->kernel = 0;
 	r->rel = addr;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
@@ -1453,6 +1460,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 			r->dso = "[kernel.kallsyms]";
 		} else {
 			r->dso = d->name;
+			r->dso_plain = d->name_plain;
 			/* perf's kernel maps are identity maps. */
 			if (sy->dso_only || pd_kallsyms_load(sy) <= 0)
 				return;
@@ -1467,6 +1475,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	    pd_syms_find_map(sy, pid, 0, addr, &m, &d) < 0)
 		return;
 	r->dso = d->name;
+	r->dso_plain = d->name_plain;
 	r->rel = addr - m->start + m->pgoff;
 	if (sy->dso_only)
 		return;

@@ -107,6 +107,8 @@ struct pd_symres {
 	uint64_t	 off;		/* addr - symbol start */
 	const char	*dso;
 	int		 kernel;	/* 1: a kernel frame (folded: _[k]) */
+	int		 dso_plain;	/* 1: dso holds no byte pd_esc would
+					   change: text may print it as is */
 	uint64_t	 rel;		/* addr in the dso's terms (map start
 					   -> pgoff; addr without a map), as
 					   perf report shows unresolved ones */

@@ -43,6 +43,7 @@ struct load {
 struct dso {
 	char		*path;		/* as in the mmap record */
 	const char	*name;		/* what perf prints in parentheses */
+	int		 name_plain;	/* name needs no escape (esc.h) */
 	char		*name_buf;	/* name when it is not path */
 	enum dso_kind	 kind;
 	unsigned char	 bid[20];	/* the build id the stream gave */

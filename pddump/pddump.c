@@ -719,7 +719,10 @@ put_symres(struct dumper *d, const struct pd_symres *r)
 	} else
 		OUT_S("[unknown]");
 	OUT_S(" (");
-	out_esc(r->dso, strlen(r->dso));
+	if (r->dso_plain)
+		out_mem(r->dso, strlen(r->dso));
+	else
+		out_esc(r->dso, strlen(r->dso));
 	out_ch(')');
 }
 
