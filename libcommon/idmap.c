@@ -33,18 +33,6 @@ pd_idmap_seed(void)
 	    (uint64_t)getpid() << 32 ^ ++count);
 }
 
-uint64_t
-pd_idmap_mix(uint64_t k, uint64_t seed)
-{
-	k ^= seed;
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
-}
-
 /*
  * murmur3's 64-bit finalizer over the key mixed with the secret seed:
  * without the seed, which keys share a slot cannot be worked out.
@@ -62,22 +50,6 @@ pd_idmap_free(struct pd_idmap *m)
 	free(m->vals);
 	free(m->used);
 	memset(m, 0, sizeof(*m));
-}
-
-int
-pd_idmap_get(const struct pd_idmap *m, uint64_t key, uint64_t *val)
-{
-	size_t h;
-
-	if (m->cap == 0)
-		return 0;
-	for (h = hash(m, key); m->used[h]; h = (h + 1) & (m->cap - 1))
-		if (m->keys[h] == key) {
-			if (val != NULL)
-				*val = m->vals[h];
-			return 1;
-		}
-	return 0;
 }
 
 /* Slot of key, or of the free slot it goes to; -1 when too far. */
@@ -140,6 +112,7 @@ pd_idmap_put(struct pd_idmap *m, uint64_t key, uint64_t val)
 	ssize_t h = -1;
 	int tries = 0, r;
 
+	m->hit = 0;		/* it may rebind the cached key */
 	if ((m->n + 1) * 2 <= m->cap)
 		h = slot(m, key);
 	else

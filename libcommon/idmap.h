@@ -20,6 +20,13 @@ struct pd_idmap {
 	size_t		 cap;		/* a power of two, or 0 */
 	size_t		 n;
 	uint64_t	 seed;
+	/*
+	 * The last key found and its value: consecutive records mostly
+	 * belong to one event, and the seeded hash costs more than the
+	 * comparison. A cache, written by lookups on a const map.
+	 */
+	uint64_t	 hit_key, hit_val;
+	int		 hit;
 };
 
 /* An empty map needs no call: a zeroed struct is one. Frees and zeroes. */
@@ -27,8 +34,10 @@ void	pd_idmap_free(struct pd_idmap *);
 
 /*
  * Looks key up: 1 with *val set (val may be NULL), or 0 when absent.
+ * Inline, with pd_idmap_mix, for the evlist's lookup of every record.
  */
-int	pd_idmap_get(const struct pd_idmap *, uint64_t key, uint64_t *val);
+static inline int	pd_idmap_get(const struct pd_idmap *, uint64_t key,
+			    uint64_t *val);
 
 /* Binds key to val, replacing an older binding. 0, or -1 (no memory). */
 int	pd_idmap_put(struct pd_idmap *, uint64_t key, uint64_t val);
@@ -39,6 +48,44 @@ int	pd_idmap_put(struct pd_idmap *, uint64_t key, uint64_t val);
  * (murmur3's finalizer); mask the low bits for a slot.
  */
 uint64_t	pd_idmap_seed(void);
-uint64_t	pd_idmap_mix(uint64_t key, uint64_t seed);
+static inline uint64_t	pd_idmap_mix(uint64_t key, uint64_t seed);
+
+static inline uint64_t
+pd_idmap_mix(uint64_t k, uint64_t seed)
+{
+	k ^= seed;
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static inline int
+pd_idmap_get(const struct pd_idmap *m, uint64_t key, uint64_t *val)
+{
+	struct pd_idmap *c = (struct pd_idmap *)m;	/* the cache only */
+	size_t h;
+
+	if (m->hit && m->hit_key == key) {
+		if (val != NULL)
+			*val = m->hit_val;
+		return 1;
+	}
+	if (m->cap == 0)
+		return 0;
+	for (h = pd_idmap_mix(key, m->seed) & (m->cap - 1); m->used[h];
+	    h = (h + 1) & (m->cap - 1))
+		if (m->keys[h] == key) {
+			c->hit = 1;
+			c->hit_key = key;
+			c->hit_val = m->vals[h];
+			if (val != NULL)
+				*val = m->vals[h];
+			return 1;
+		}
+	return 0;
+}
 
 #endif /* PD_IDMAP_H */
