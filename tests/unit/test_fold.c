@@ -60,10 +60,13 @@ adding(void)
 	struct pd_fold *f = pd_fold_new();
 	static const char prog[] = "/tmp/prog", kk[] = "[kernel.kallsyms]";
 	struct pd_symres r[3] = {
-		{ "hot", 4, prog, 0, 0 }, { "a", 8, prog, 0, 0 },
-		{ NULL, 0, prog, 0, 0 },
+		{ .name = "hot", .off = 4, .dso = prog },
+		{ .name = "a", .off = 8, .dso = prog },
+		{ .name = NULL, .dso = prog },
 	};
-	struct pd_symres k[1] = { { "do_syscall_64", 0, kk, 1, 0 } };
+	struct pd_symres k[1] = {
+		{ .name = "do_syscall_64", .dso = kk, .kernel = 1 }
+	};
 	uint64_t c, p;
 
 	T(f != NULL);
