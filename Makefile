@@ -52,9 +52,19 @@ qld = @printf '  LD      %s\n' $@;
 qar = @printf '  AR      %s\n' $@;
 endif
 
-LIB_SRC := $(sort $(wildcard libcommon/*.c))
-LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
-LIB := $(B)/libcommon.a
+# libcommon is four libraries, one archive each (see README, Layout):
+# stream knows the format; sym names addresses; rec builds what pdrecord
+# synthesizes; cli is the tool support that prints and exits. A tool links
+# the ones it names in pdX_LIBS, in that order (a user before what it uses).
+LIBS := cli rec sym stream
+$(foreach l,$(LIBS),$(eval LIB_$(l) := $(B)/libcommon/$(l).a))
+LIB_ALL := $(foreach l,$(LIBS),$(LIB_$(l)))
+pdcat_LIBS    := cli stream
+pddump_LIBS   := cli sym stream
+pdrecord_LIBS := cli rec stream
+pdsort_LIBS   := cli stream
+pdstat_LIBS   := cli sym stream
+pdswap_LIBS   := cli stream
 
 # A tool is a folder pdX holding pdX.c; every .c in it is part of the tool.
 TOOLS := $(sort $(patsubst %/,%,$(dir $(wildcard pd*/pd*.c))))
@@ -79,17 +89,21 @@ $(B)/%.o: %.c
 	$(qcc)$(CC) $(PD_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(CPPFLAGS) \
 		-MMD -MP -c -o $@ $<
 
-$(LIB): $(LIB_OBJ)
-	$(qar)rm -f $@ && $(AR) rcs $@ $^
+define lib_rule
+$(LIB_$(1)): $(patsubst %.c,$(B)/%.o,$(sort $(wildcard libcommon/$(1)/*.c)))
+	$$(qar)rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LIBS),$(eval $(call lib_rule,$(l))))
 
 define tool_rule
-$(OUT)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(1)/*.c)) $(LIB)
+$(OUT)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(1)/*.c)) \
+		$(foreach l,$($(1)_LIBS),$(LIB_$(l)))
 	@mkdir -p $$(@D)
 	$$(qld)$$(CC) $$(PD_LDFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(PKG_LIBS) -lm
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-$(B)/tests/%: $(B)/tests/%.o $(LIB)
+$(B)/tests/%: $(B)/tests/%.o $(LIB_ALL)
 	@mkdir -p $(@D)
 	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -98,7 +112,7 @@ $(B)/tests/test_%.o: tests/unit/test_%.c
 	$(qcc)$(CC) $(PD_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # A fuzz target linked to a plain driver: make check replays inputs.
-$(B)/tests/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o $(LIB)
+$(B)/tests/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/replay.o $(LIB_ALL)
 	@mkdir -p $(@D)
 	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -147,7 +161,7 @@ fuzz:
 
 fuzz-bins: $(FUZZ_NAMES:%=$(B)/fuzz_%)
 
-$(B)/fuzz_%: $(B)/tests/fuzz/fuzz_%.o $(LIB)
+$(B)/fuzz_%: $(B)/tests/fuzz/fuzz_%.o $(LIB_ALL)
 	$(qld)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
 
 fuzz-run: fuzz

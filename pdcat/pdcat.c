@@ -12,17 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/feature.h"
-#include "libcommon/idmap.h"
-#include "libcommon/ids.h"
-#include "libcommon/msg.h"
-#include "libcommon/output.h"
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/tracefmt.h"
-#include "libcommon/writer.h"
-#include "libcommon/zenc.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/idmap.h"
+#include "libcommon/stream/ids.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/tracefmt.h"
+#include "libcommon/stream/writer.h"
+#include "libcommon/stream/zenc.h"
 
 static const char usage_line[] =
     "usage: pdcat [-d | -z[level] | --compress2[=level]] [-o file] "

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "libcommon/esc.h"
-#include "libcommon/msg.h"
+#include "libcommon/stream/esc.h"
+#include "libcommon/cli/msg.h"
 
 char	out_buf[OUT_SIZE];
 size_t	out_len;

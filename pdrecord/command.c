@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libcommon/msg.h"
+#include "libcommon/cli/msg.h"
 
 /*
  * Forks the command, held before exec until a byte arrives on go[1].

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "libcommon/msg.h"
+#include "libcommon/cli/msg.h"
 
 int
 mount_tracefs(void)

@@ -7,8 +7,8 @@
 
 #include <stdlib.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/synth.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/rec/synth.h"
 
 static size_t
 str_hash(const char *s, size_t cap)

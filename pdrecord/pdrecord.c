@@ -20,12 +20,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libcommon/msg.h"
-#include "libcommon/output.h"
-#include "libcommon/perf.h"
-#include "libcommon/pipebuf.h"
-#include "libcommon/writer.h"
-#include "libcommon/zenc.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/pipebuf.h"
+#include "libcommon/stream/writer.h"
+#include "libcommon/stream/zenc.h"
 
 static const char usage_line[] =
     "usage: pdrecord [-adgPqT] [-C cpus] [-c count] [-e events] [-F freq]\n"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "libcommon/events.h"
+#include "libcommon/stream/events.h"
 
 struct pd_writer;
 struct pd_zenc;

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "libcommon/msg.h"
-#include "libcommon/perf.h"
-#include "libcommon/synth.h"
-#include "libcommon/writer.h"
-#include "libcommon/zenc.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/rec/synth.h"
+#include "libcommon/stream/writer.h"
+#include "libcommon/stream/zenc.h"
 
 static size_t
 id_hdr_size(const struct perf_event_attr *a)

@@ -6,10 +6,10 @@
 #include "pdrecord/pdrecord.h"
 
 
-#include "libcommon/perf.h"
-#include "libcommon/synth.h"
-#include "libcommon/writer.h"
-#include "libcommon/zenc.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/rec/synth.h"
+#include "libcommon/stream/writer.h"
+#include "libcommon/stream/zenc.h"
 
 /*
  * Moves one ring's new records into the queue. Returns the bytes moved,

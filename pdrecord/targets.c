@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/msg.h"
+#include "libcommon/cli/msg.h"
 
 int
 parse_cpu_list(const char *s)

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/feature.h"
-#include "libcommon/msg.h"
-#include "libcommon/output.h"
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/sample.h"
-#include "libcommon/writer.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/stream/writer.h"
 #include "pdsort/queue.h"
 
 #define DEFAULT_CAP	(512ULL << 20)

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/msg.h"
-#include "libcommon/perf.h"
-#include "libcommon/writer.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/writer.h"
 
 #define SLAB		65536	/* holds the largest record, 65535 + pad */
 #define IDX_MIN		1024	/* first index array size, in entries */

@@ -20,15 +20,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/fold.h"
-#include "libcommon/msg.h"
-#include "libcommon/output.h"
-#include "libcommon/perf.h"
-#include "libcommon/sample.h"
-#include "libcommon/stacks.h"
-#include "libcommon/symbols.h"
-#include "libcommon/symq.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/sym/fold.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/sym/stacks.h"
+#include "libcommon/sym/symbols.h"
+#include "libcommon/sym/symq.h"
 
 #define WIDTH		1200	/* px, the image */
 #define XPAD		10	/* px, left and right */

@@ -29,7 +29,7 @@ int	flame_svg(FILE *f, struct pd_stacks *st, const struct flame_opts *o);
 
 /*
  * The samples of a whole run of inputs, folded as pddump --folded folds
- * them (libcommon/fold.h), for one picture at the end.
+ * them (libcommon/sym/fold.h), for one picture at the end.
  */
 struct flame;
 

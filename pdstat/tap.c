@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libcommon/reader.h"
-#include "libcommon/record.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/record.h"
 
 /* The drain's chunk; splice(2) and tee(2) take up to a pipe's size. */
 #define CHUNK	(1024 * 1024)

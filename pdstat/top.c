@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/esc.h"
-#include "libcommon/evlist.h"
-#include "libcommon/idmap.h"
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
-#include "libcommon/samplehead.h"
-#include "libcommon/symbols.h"
-#include "libcommon/symq.h"
-#include "libcommon/utf8.h"
+#include "libcommon/stream/esc.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/idmap.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/samplehead.h"
+#include "libcommon/sym/symbols.h"
+#include "libcommon/sym/symq.h"
+#include "libcommon/stream/utf8.h"
 
 #define ROWS_MAX	(1U << 20)
 

@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/msg.h"
-#include "libcommon/output.h"
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/swap.h"
-#include "libcommon/tracefmt.h"
-#include "libcommon/writer.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/swap.h"
+#include "libcommon/stream/tracefmt.h"
+#include "libcommon/stream/writer.h"
 
 #include "zswap.h"
 

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/swap.h"
-#include "libcommon/writer.h"
-#include "libcommon/zdec.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/swap.h"
+#include "libcommon/stream/writer.h"
+#include "libcommon/stream/zdec.h"
 
 /* perf: PERF_SAMPLE_MAX_SIZE - sizeof(compressed record header) - 1 */
 #define REC_LIMIT	65536

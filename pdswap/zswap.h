@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "libcommon/record.h"
+#include "libcommon/stream/record.h"
 
 struct pd_evlist;
 struct pd_writer;

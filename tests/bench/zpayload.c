@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "libcommon/msg.h"
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/writer.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/writer.h"
 
 int
 main(int argc, char **argv)

@@ -14,7 +14,7 @@
 #include <byteswap.h>
 #include <stdlib.h>
 
-#include "libcommon/perf.h"
+#include "libcommon/stream/perf.h"
 
 static void
 put64(unsigned char *p, uint64_t v, int be)

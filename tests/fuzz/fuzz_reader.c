@@ -12,13 +12,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "libcommon/decode.h"
-#include "libcommon/evlist.h"
-#include "libcommon/feature.h"
-#include "libcommon/ids.h"
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/sample.h"
+#include "libcommon/stream/decode.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/ids.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/sample.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,9 +12,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/swap.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/swap.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

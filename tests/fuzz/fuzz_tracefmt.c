@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libcommon/tracefmt.h"
+#include "libcommon/stream/tracefmt.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
-#include "libcommon/zdec.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/zdec.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

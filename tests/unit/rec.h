@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
 
 static unsigned char b_buf[1 << 20];
 static size_t b_len;

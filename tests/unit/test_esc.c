@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "libcommon/esc.h"
+#include "libcommon/stream/esc.h"
 #include "tests/unit/t.h"
 
 static int

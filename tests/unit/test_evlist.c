@@ -5,11 +5,11 @@
  * several events (SAMPLE by id_pos, others by is_pos, id 0 and unknown
  * ids).
  */
-#include "libcommon/evlist.h"
+#include "libcommon/stream/evlist.h"
 
 #include <stdio.h>
 
-#include "libcommon/perf.h"
+#include "libcommon/stream/perf.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
 

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libcommon/fold.h"
-#include "libcommon/stacks.h"
-#include "libcommon/symbols.h"
+#include "libcommon/sym/fold.h"
+#include "libcommon/sym/stacks.h"
+#include "libcommon/sym/symbols.h"
 #include "tests/unit/t.h"
 
 /* The frames of one name joined with ';', as they reach a stack. */

@@ -6,7 +6,7 @@
  * differ only in their high bits, spread (a probe never runs long: the
  * insert would have reseeded), so both loads stay quick.
  */
-#include "libcommon/idmap.h"
+#include "libcommon/stream/idmap.h"
 
 #include <stdio.h>
 

@@ -5,12 +5,12 @@
  * id when they list none), samples the id in front, trailers the id at
  * the end; the id is the record's own (renumbered) one, else its event's.
  */
-#include "libcommon/ids.h"
+#include "libcommon/stream/ids.h"
 
 #include <stdio.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
 

@@ -5,7 +5,7 @@
  * from the header string or else the mask, and short or partial
  * register sets never read past what the sample holds.
  */
-#include "libcommon/perfregs.h"
+#include "libcommon/sym/perfregs.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
-#include "libcommon/swap.h"
-#include "libcommon/tracefmt.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/swap.h"
+#include "libcommon/stream/tracefmt.h"
 #include "tests/unit/t.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

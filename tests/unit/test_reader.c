@@ -6,14 +6,14 @@
  * (attrs, features, event names, tracing data, build ids, then data),
  * including simpleperf's in-record tracing data.
  */
-#include "libcommon/reader.h"
+#include "libcommon/stream/reader.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
 

@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
 #include "t.h"
 
 static size_t

@@ -5,12 +5,12 @@
  * nr = 0), regs with abi 0, stack size 0, bounds on every length, and the
  * sample_id_all trailer.
  */
-#include "libcommon/sample.h"
+#include "libcommon/stream/sample.h"
 
 #include <stdio.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
 

@@ -5,10 +5,10 @@
  */
 #include <string.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
-#include "libcommon/samplehead.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/samplehead.h"
 #include "t.h"
 
 static struct pd_evsel *

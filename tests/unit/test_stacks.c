@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/stacks.h"
+#include "libcommon/sym/stacks.h"
 #include "tests/unit/t.h"
 
 static uint32_t

@@ -4,14 +4,14 @@
  * checked at its big-endian byte position, so a wrong width that both
  * directions share (and a round trip would hide) shows up.
  */
-#include "libcommon/swap.h"
+#include "libcommon/stream/swap.h"
 
 #include <byteswap.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
 #include "t.h"
 
 static unsigned char rec[512];

@@ -3,15 +3,15 @@
  * The symbolizer's process and map tracking (procs.c), frames from
  * callchains, and symbol lookup in a real ELF file: this test program.
  */
-#include "libcommon/symbols.h"
+#include "libcommon/sym/symbols.h"
 
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
-#include "libcommon/sample.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
 

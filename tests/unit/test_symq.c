@@ -5,16 +5,16 @@
  * the samples it precedes in time still names them), callchains become
  * frames, and after the first rounds nothing is allocated per record.
  */
-#include "libcommon/symq.h"
+#include "libcommon/sym/symq.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
-#include "libcommon/symbols.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/sym/symbols.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
 

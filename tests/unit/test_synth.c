@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/events.h"
-#include "libcommon/evlist.h"
-#include "libcommon/feature.h"
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
-#include "libcommon/synth.h"
+#include "libcommon/stream/events.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/rec/synth.h"
 #include "tests/unit/t.h"
 
 static void

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libcommon/tracefmt.h"
+#include "libcommon/stream/tracefmt.h"
 #include "tests/unit/t.h"
 
 static const char fmt[] =

@@ -9,19 +9,19 @@
  * garbage (random registers and stack words, short copies, registers
  * missing) for crashes and out-of-bounds reads (ASan under SANITIZE=1).
  */
-#include "libcommon/unwind.h"
+#include "libcommon/sym/unwind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "libcommon/evlist.h"
-#include "libcommon/perf.h"
-#include "libcommon/record.h"
-#include "libcommon/sample.h"
-#include "libcommon/symbols.h"
-#include "libcommon/synth.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/sym/symbols.h"
+#include "libcommon/rec/synth.h"
 #include "tests/unit/t.h"
 
 #define STACK	8192

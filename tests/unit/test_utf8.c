@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "libcommon/utf8.h"
+#include "libcommon/stream/utf8.h"
 #include "tests/unit/t.h"
 
 static size_t

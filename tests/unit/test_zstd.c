@@ -13,12 +13,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "libcommon/perf.h"
-#include "libcommon/reader.h"
-#include "libcommon/record.h"
-#include "libcommon/writer.h"
-#include "libcommon/zdec.h"
-#include "libcommon/zenc.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/writer.h"
+#include "libcommon/stream/zdec.h"
+#include "libcommon/stream/zenc.h"
 #include "tests/unit/t.h"
 
 /* The reference sequence of records written, for comparison. */

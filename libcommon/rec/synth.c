@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: MIT */
+#include "libcommon/rec/synth.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "libcommon/stream/perf.h"
+
+#ifndef PD_VERSION
+#define PD_VERSION "unknown"
+#endif
+
+#define NAME_ALIGN	64	/* perf header strings */
+/* HEADER_BUILD_ID: the size byte is valid (perf reuses EXT_RESERVED). */
+#define MISC_BUILD_ID_SIZE	(1 << 15)
+
+int
+pd_buf_put(struct pd_buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		unsigned char *np;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if ((np = realloc(b->p, cap)) == NULL)
+			return -1;
+		b->p = np;
+		b->cap = cap;
+	}
+	if (p != NULL)
+		memcpy(b->p + b->len, p, n);
+	else
+		memset(b->p + b->len, 0, n);
+	b->len += n;
+	return 0;
+}
+
+void
+pd_buf_free(struct pd_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static int
+put_hdr(struct pd_buf *b, uint32_t type, uint16_t misc, size_t size)
+{
+	unsigned char h[8];
+
+	pd_put_u32(h, type);
+	pd_put_u16(h + 4, misc);
+	pd_put_u16(h + 6, (uint16_t)size);
+	return pd_buf_put(b, h, sizeof(h));
+}
+
+static int
+put_u32(struct pd_buf *b, uint32_t v)
+{
+	return pd_buf_put(b, &v, sizeof(v));
+}
+
+static int
+put_u64(struct pd_buf *b, uint64_t v)
+{
+	return pd_buf_put(b, &v, sizeof(v));
+}
+
+/* A NUL-terminated string padded with zeros to a multiple of `align`. */
+static int
+put_str(struct pd_buf *b, const char *s, size_t align)
+{
+	size_t n = strlen(s) + 1, padded = (n + align - 1) / align * align;
+
+	if (pd_buf_put(b, s, n) < 0)
+		return -1;
+	return pd_buf_put(b, NULL, padded - n);
+}
+
+/* A perf header string: u32 length, then the padded string. */
+static int
+put_hstr(struct pd_buf *b, const char *s)
+{
+	size_t n = (strlen(s) + 1 + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+
+	if (put_u32(b, (uint32_t)n) < 0)
+		return -1;
+	return put_str(b, s, NAME_ALIGN);
+}
+
+int
+pd_synth_attr(struct pd_buf *b, const struct perf_event_attr *attr,
+    const uint64_t *ids, size_t nids)
+{
+	size_t asz = PD_ALIGN8(attr->size), size = 8 + asz + 8 * nids;
+
+	if (size > PD_REC_MAX)
+		return errno = E2BIG, -1;
+	if (put_hdr(b, PD_RECORD_HEADER_ATTR, 0, size) < 0 ||
+	    pd_buf_put(b, attr, attr->size) < 0 ||
+	    pd_buf_put(b, NULL, asz - attr->size) < 0 ||
+	    pd_buf_put(b, ids, 8 * nids) < 0)
+		return -1;
+	return 0;
+}
+
+int
+pd_synth_feature(struct pd_buf *b, unsigned feat, const void *body,
+    size_t len)
+{
+	if (16 + len > PD_REC_MAX)
+		return 0;	/* perf leaves such a feature out, too */
+	if (put_hdr(b, PD_RECORD_HEADER_FEATURE, 0, 16 + len) < 0 ||
+	    put_u64(b, feat) < 0 || pd_buf_put(b, body, len) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+feat_str(struct pd_buf *b, unsigned feat, const char *s)
+{
+	struct pd_buf body = { 0 };
+	int r = -1;
+
+	if (put_hstr(&body, s) == 0)
+		r = pd_synth_feature(b, feat, body.p, body.len);
+	pd_buf_free(&body);
+	return r;
+}
+
+/* The value of "key" in a /proc "key : value" file, or "" . */
+static void
+proc_value(const char *path, const char *key, char *out, size_t len)
+{
+	char line[1024], *v;
+	size_t kl = strlen(key);
+	FILE *f;
+
+	out[0] = '\0';
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, key, kl) != 0 ||
+		    (line[kl] != ':' && !isspace((unsigned char)line[kl])))
+			continue;
+		if ((v = strchr(line, ':')) == NULL)
+			continue;
+		for (v++; isspace((unsigned char)*v); v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(out, len, "%s", v);
+		break;
+	}
+	fclose(f);
+}
+
+/* perf squashes runs of blanks in the cpu description to one. */
+static void
+squash(char *s)
+{
+	char *d = s, *s0 = s;
+	int sp = 0;
+
+	for (; *s != '\0'; s++) {
+		if (isspace((unsigned char)*s)) {
+			sp = 1;
+			continue;
+		}
+		if (sp && d != s0) {
+			*d++ = ' ';
+		}
+		sp = 0;
+		*d++ = *s;
+	}
+	*d = '\0';
+}
+
+/* perf's x86 get_cpuid(): "Vendor,family,model,stepping". */
+static int
+cpuid_str(char *out, size_t len)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d, fam, model, step;
+	char vendor[13];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return -1;
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return -1;
+	fam = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	step = a & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam >= 0x6)
+		model += ((a >> 16) & 0xf) << 4;
+	snprintf(out, len, "%s,%u,%u,%u", vendor, fam, model, step);
+	return 0;
+#else
+	(void)out;
+	(void)len;
+	return -1;
+#endif
+}
+
+/* The highest cpu number in a /sys cpu list ("0-3,5"), or -1. */
+static int
+cpulist_max(const char *path)
+{
+	char line[4096], *p;
+	long v, max = -1;
+	FILE *f;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	if (fgets(line, sizeof(line), f) != NULL)
+		for (p = line; *p != '\0';) {
+			if (!isdigit((unsigned char)*p)) {
+				p++;
+				continue;
+			}
+			v = strtol(p, &p, 10);
+			if (v > max)
+				max = v;
+		}
+	fclose(f);
+	return (int)max;
+}
+
+int
+pd_synth_features(struct pd_buf *b, int argc, char **argv,
+    const struct pd_synth_event *evs, size_t nevs)
+{
+	struct pd_buf body = { 0 };
+	struct utsname u;
+	char s[1024], exe[PATH_MAX];
+	ssize_t n;
+	long online;
+	int i, max, r = -1;
+	size_t k;
+
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	if (feat_str(b, PD_FEAT_HOSTNAME, u.nodename) < 0 ||
+	    feat_str(b, PD_FEAT_OSRELEASE, u.release) < 0 ||
+	    feat_str(b, PD_FEAT_VERSION, PD_VERSION " (pdtools)") < 0 ||
+	    feat_str(b, PD_FEAT_ARCH, u.machine) < 0)
+		goto out;
+
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	max = cpulist_max("/sys/devices/system/cpu/present");
+	if (put_u32(&body, max >= 0 ? (uint32_t)max + 1 : (uint32_t)online) <
+	    0 || put_u32(&body, (uint32_t)online) < 0 ||
+	    pd_synth_feature(b, PD_FEAT_NRCPUS, body.p, body.len) < 0)
+		goto out;
+
+	proc_value("/proc/cpuinfo", "model name", s, sizeof(s));
+	if (s[0] == '\0')
+		proc_value("/proc/cpuinfo", "cpu model", s, sizeof(s));
+	squash(s);
+	if (s[0] != '\0' && feat_str(b, PD_FEAT_CPUDESC, s) < 0)
+		goto out;
+	if (cpuid_str(s, sizeof(s)) == 0 &&
+	    feat_str(b, PD_FEAT_CPUID, s) < 0)
+		goto out;
+
+	proc_value("/proc/meminfo", "MemTotal", s, sizeof(s));
+	body.len = 0;
+	if (put_u64(&body, strtoull(s, NULL, 10)) < 0 ||
+	    pd_synth_feature(b, PD_FEAT_TOTAL_MEM, body.p, body.len) < 0)
+		goto out;
+
+	body.len = 0;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	if (put_u32(&body, argc > 0 ? (uint32_t)argc : 1) < 0 ||
+	    put_hstr(&body, n > 0 ? exe : (argc > 0 ? argv[0] : "")) < 0)
+		goto out;
+	for (i = 1; i < argc; i++)
+		if (put_hstr(&body, argv[i]) < 0)
+			goto out;
+	if (pd_synth_feature(b, PD_FEAT_CMDLINE, body.p, body.len) < 0)
+		goto out;
+
+	body.len = 0;
+	if (put_u32(&body, (uint32_t)nevs) < 0 ||
+	    put_u32(&body, nevs ? evs[0].attr->size : 0) < 0)
+		goto out;
+	for (k = 0; k < nevs; k++)
+		if (pd_buf_put(&body, evs[k].attr, evs[k].attr->size) < 0 ||
+		    put_u32(&body, (uint32_t)evs[k].nids) < 0 ||
+		    put_hstr(&body, evs[k].name) < 0 ||
+		    pd_buf_put(&body, evs[k].ids, 8 * evs[k].nids) < 0)
+			goto out;
+	if (pd_synth_feature(b, PD_FEAT_EVENT_DESC, body.p, body.len) < 0)
+		goto out;
+	r = 0;
+out:
+	pd_buf_free(&body);
+	return r;
+}
+
+/* Appends a whole file's contents; -1 with errno set. */
+static int
+put_file(struct pd_buf *b, const char *path, size_t *len)
+{
+	char chunk[16384];
+	size_t start = b->len;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		if (pd_buf_put(b, chunk, n) < 0) {
+			close(fd);
+			errno = ENOMEM;
+			return -1;
+		}
+	close(fd);
+	if (n < 0)
+		return -1;
+	*len = b->len - start;
+	return 0;
+}
+
+/* A file as "u64 (or u32) length, then its bytes". */
+static int
+put_sized_file(struct pd_buf *b, const char *path, int wide)
+{
+	size_t at = b->len, len = 0;
+
+	if ((wide ? put_u64(b, 0) : put_u32(b, 0)) < 0 ||
+	    put_file(b, path, &len) < 0)
+		return -1;
+	if (wide)
+		pd_put_u64(b->p + at, len);
+	else
+		pd_put_u32(b->p + at, (uint32_t)len);
+	return 0;
+}
+
+int
+pd_synth_tracing_data(struct pd_buf *b, const char *tracefs,
+    const struct pd_synth_tp *tps, size_t n)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r',
+	    'a', 'c', 'i', 'n', 'g' };
+	struct pd_buf blob = { 0 };
+	char path[PATH_MAX];
+	const char *sys;
+	unsigned char c;
+	size_t i, j, nsys, cnt, aligned;
+	int r = -1, saved;
+
+	if (pd_buf_put(&blob, magic, sizeof(magic)) < 0 ||
+	    pd_buf_put(&blob, "0.6", 4) < 0)
+		goto nomem;
+	c = 0;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	c = 1;
+#endif
+	if (pd_buf_put(&blob, &c, 1) < 0)
+		goto nomem;
+	c = sizeof(long);
+	if (pd_buf_put(&blob, &c, 1) < 0 ||
+	    put_u32(&blob, (uint32_t)sysconf(_SC_PAGESIZE)) < 0)
+		goto nomem;
+
+	if (pd_buf_put(&blob, "header_page", 12) < 0)
+		goto nomem;
+	snprintf(path, sizeof(path), "%s/events/header_page", tracefs);
+	if (put_sized_file(&blob, path, 1) < 0)
+		goto fail;
+	if (pd_buf_put(&blob, "header_event", 13) < 0)
+		goto nomem;
+	snprintf(path, sizeof(path), "%s/events/header_event", tracefs);
+	if (put_sized_file(&blob, path, 1) < 0)
+		goto fail;
+	if (put_u32(&blob, 0) < 0)	/* no ftrace-internal events */
+		goto nomem;
+
+	/* Systems in first-seen order, each with its events. */
+	for (nsys = 0, i = 0; i < n; i++) {
+		for (j = 0; j < i && strcmp(tps[j].sys, tps[i].sys) != 0; j++)
+			;
+		nsys += j == i;
+	}
+	if (put_u32(&blob, (uint32_t)nsys) < 0)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		sys = tps[i].sys;
+		for (j = 0; j < i && strcmp(tps[j].sys, sys) != 0; j++)
+			;
+		if (j < i)
+			continue;
+		for (cnt = 0, j = i; j < n; j++)
+			cnt += strcmp(tps[j].sys, sys) == 0;
+		if (pd_buf_put(&blob, sys, strlen(sys) + 1) < 0 ||
+		    put_u32(&blob, (uint32_t)cnt) < 0)
+			goto nomem;
+		for (j = i; j < n; j++) {
+			if (strcmp(tps[j].sys, sys) != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+			    tracefs, sys, tps[j].name);
+			if (put_sized_file(&blob, path, 1) < 0)
+				goto fail;
+		}
+	}
+	/* kallsyms: empty, as newer perf writes it (pipe readers cannot seek). */
+	if (put_u32(&blob, 0) < 0)
+		goto nomem;
+	snprintf(path, sizeof(path), "%s/printk_formats", tracefs);
+	if (put_sized_file(&blob, path, 0) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracefs);
+	if (put_sized_file(&blob, path, 1) < 0)
+		goto fail;
+
+	aligned = PD_ALIGN8(blob.len);
+	if (put_hdr(b, PD_RECORD_HEADER_TRACING_DATA, 0, 16) < 0 ||
+	    put_u32(b, (uint32_t)aligned) < 0 || put_u32(b, 0) < 0 ||
+	    pd_buf_put(b, blob.p, blob.len) < 0 ||
+	    pd_buf_put(b, NULL, aligned - blob.len) < 0)
+		goto nomem;
+	r = 0;
+	goto out;
+nomem:
+	errno = ENOMEM;
+fail:
+out:
+	saved = errno;
+	pd_buf_free(&blob);
+	errno = saved;
+	return r;
+}
+
+int
+pd_synth_comm(struct pd_buf *b, pid_t pid, pid_t tid, const char *comm,
+    size_t idsz)
+{
+	size_t sl = PD_ALIGN8(strlen(comm) + 1);
+
+	if (put_hdr(b, PERF_RECORD_COMM, 0, 16 + sl + idsz) < 0 ||
+	    put_u32(b, pid) < 0 || put_u32(b, tid) < 0 ||
+	    put_str(b, comm, 8) < 0 || pd_buf_put(b, NULL, idsz) < 0)
+		return -1;
+	return 0;
+}
+
+int
+pd_synth_fork(struct pd_buf *b, pid_t pid, pid_t ppid, pid_t tid,
+    pid_t ptid, size_t idsz)
+{
+	if (put_hdr(b, PERF_RECORD_FORK, 0, 32 + idsz) < 0 ||
+	    put_u32(b, pid) < 0 || put_u32(b, ppid) < 0 ||
+	    put_u32(b, tid) < 0 || put_u32(b, ptid) < 0 ||
+	    put_u64(b, 0) < 0 || pd_buf_put(b, NULL, idsz) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+mmap2(struct pd_buf *b, uint16_t misc, pid_t pid, pid_t tid, uint64_t start,
+    uint64_t len, uint64_t pgoff, uint32_t maj, uint32_t min, uint64_t ino,
+    uint32_t prot, uint32_t flags, const char *file, size_t idsz)
+{
+	size_t sl = PD_ALIGN8(strlen(file) + 1);
+
+	if (72 + sl + idsz > PD_REC_MAX)
+		return 0;
+	if (put_hdr(b, PERF_RECORD_MMAP2, misc, 72 + sl + idsz) < 0 ||
+	    put_u32(b, pid) < 0 || put_u32(b, tid) < 0 ||
+	    put_u64(b, start) < 0 || put_u64(b, len) < 0 ||
+	    put_u64(b, pgoff) < 0 || put_u32(b, maj) < 0 ||
+	    put_u32(b, min) < 0 || put_u64(b, ino) < 0 ||
+	    put_u64(b, 0) < 0 || put_u32(b, prot) < 0 ||
+	    put_u32(b, flags) < 0 || put_str(b, file, 8) < 0 ||
+	    pd_buf_put(b, NULL, idsz) < 0)
+		return -1;
+	return 0;
+}
+
+/* "Name:", "Tgid:", "PPid:" of /proc/<pid>/task/<tid>/status. */
+static int
+task_status(pid_t pid, pid_t tid, char *comm, size_t clen, pid_t *tgid,
+    pid_t *ppid)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid,
+	    (int)tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	*tgid = pid;
+	*ppid = 0;
+	comm[0] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "Name:\t", 6) == 0)
+			snprintf(comm, clen, "%.63s", line + 6);
+		else if (strncmp(line, "Tgid:\t", 6) == 0)
+			*tgid = atoi(line + 6);
+		else if (strncmp(line, "PPid:\t", 6) == 0)
+			*ppid = atoi(line + 6);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int
+process_maps(struct pd_buf *b, pid_t pid, int data, size_t idsz)
+{
+	char path[64], line[PATH_MAX + 256], perm[8], *file;
+	unsigned long long start, end, pgoff, ino;
+	unsigned maj, min;
+	uint32_t prot, flags;
+	int n, r = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (r == 0 && fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		n = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
+		    &end, perm, &pgoff, &maj, &min, &ino, &n) < 7)
+			continue;
+		if (strlen(perm) < 4)
+			continue;
+		if (perm[2] != 'x' && !data)
+			continue;
+		file = n > 0 ? line + n : line + strlen(line);
+		if (*file == '\0')
+			file = "//anon";
+		if (strcmp(file, "[vsyscall]") == 0)
+			continue;
+		prot = (perm[0] == 'r' ? PROT_READ : 0) |
+		    (perm[1] == 'w' ? PROT_WRITE : 0) |
+		    (perm[2] == 'x' ? PROT_EXEC : 0);
+		flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		r = mmap2(b, PERF_RECORD_MISC_USER |
+		    (perm[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA), pid, pid,
+		    start, end - start, pgoff, maj, min, ino, prot, flags, file,
+		    idsz);
+	}
+	fclose(f);
+	return r;
+}
+
+int
+pd_synth_process(struct pd_buf *b, pid_t pid, int fork, int data,
+    size_t idsz)
+{
+	char path[64], comm[64];
+	struct dirent *de;
+	pid_t tid, tgid, ppid;
+	DIR *d;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while (r == 0 && (de = readdir(d)) != NULL) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		tid = atoi(de->d_name);
+		if (task_status(pid, tid, comm, sizeof(comm), &tgid, &ppid) < 0)
+			continue;
+		if (fork)
+			r = tid == pid ?
+			    pd_synth_fork(b, pid, ppid, tid, ppid, idsz) :
+			    pd_synth_fork(b, pid, pid, tid, pid, idsz);
+		if (r == 0)
+			r = pd_synth_comm(b, pid, tid, comm, idsz);
+	}
+	closedir(d);
+	/* Kernel threads have no maps file content: nothing is written. */
+	if (r == 0)
+		r = process_maps(b, pid, data, idsz);
+	return r;
+}
+
+int
+pd_synth_all_processes(struct pd_buf *b, int data, size_t idsz)
+{
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while (r == 0 && (de = readdir(d)) != NULL)
+		if (isdigit((unsigned char)de->d_name[0]))
+			r = pd_synth_process(b, atoi(de->d_name), 1, data, idsz);
+	closedir(d);
+	return r;
+}
+
+static int
+kmmap(struct pd_buf *b, const char *name, uint64_t start, uint64_t len,
+    uint64_t pgoff, size_t idsz)
+{
+	size_t sl = PD_ALIGN8(strlen(name) + 1);
+
+	if (put_hdr(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL,
+	    40 + sl + idsz) < 0 ||
+	    put_u32(b, (uint32_t)-1) < 0 || put_u32(b, 0) < 0 ||
+	    put_u64(b, start) < 0 || put_u64(b, len) < 0 ||
+	    put_u64(b, pgoff) < 0 || put_str(b, name, 8) < 0 ||
+	    pd_buf_put(b, NULL, idsz) < 0)
+		return -1;
+	return 0;
+}
+
+int
+pd_synth_kernel_mmaps(struct pd_buf *b, size_t idsz)
+{
+	char line[512], name[256], t;
+	unsigned long long addr, text = 0, etext = 0, size;
+	FILE *f;
+	int r = 0;
+
+	if ((f = fopen("/proc/kallsyms", "re")) != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL &&
+		    (text == 0 || etext == 0)) {
+			if (sscanf(line, "%llx %c %255s", &addr, &t, name) != 3)
+				continue;
+			if (strcmp(name, "_text") == 0)
+				text = addr;
+			else if (strcmp(name, "_etext") == 0)
+				etext = addr;
+		}
+		fclose(f);
+	}
+	if (text == 0)
+		return 0;	/* addresses hidden (kptr_restrict) */
+	if (kmmap(b, "[kernel.kallsyms]_text", text,
+	    etext > text ? etext - text : ~0ULL - text, text, idsz) < 0)
+		return -1;
+	if ((f = fopen("/proc/modules", "re")) == NULL)
+		return 0;
+	while (r == 0 && fgets(line, sizeof(line), f) != NULL) {
+		char mod[200], path[256];
+
+		if (sscanf(line, "%199s %llu %*s %*s %*s %llx", mod, &size,
+		    &addr) != 3 || addr == 0)
+			continue;
+		snprintf(path, sizeof(path), "[%s]", mod);
+		r = kmmap(b, path, addr, size, 0, idsz);
+	}
+	fclose(f);
+	return r;
+}
+
+int
+pd_synth_empty(struct pd_buf *b, uint32_t type)
+{
+	return put_hdr(b, type, 0, 8);
+}
+
+int
+pd_synth_build_id(struct pd_buf *b, uint16_t misc, int32_t pid,
+    const unsigned char *id, size_t idlen, const char *filename)
+{
+	unsigned char bid[24] = { 0 };
+	size_t fl = strlen(filename) + 1, size = PD_ALIGN8(36 + fl);
+
+	if (idlen > 20 || size > PD_REC_MAX)
+		return 0;
+	memcpy(bid, id, idlen);
+	bid[20] = (unsigned char)idlen;
+	if (put_hdr(b, PD_RECORD_HEADER_BUILD_ID,
+	    misc | MISC_BUILD_ID_SIZE, size) < 0 ||
+	    pd_buf_put(b, &pid, 4) < 0 || pd_buf_put(b, bid, 24) < 0 ||
+	    pd_buf_put(b, filename, fl) < 0 ||
+	    pd_buf_put(b, NULL, size - 36 - fl) < 0)
+		return -1;
+	return 0;
+}
+
+/* NT_GNU_BUILD_ID in a run of raw note bytes. */
+static int
+raw_notes_build_id(const unsigned char *p, size_t len, unsigned char id[20],
+    size_t *idlen)
+{
+	size_t off = 0, nsz, dsz, type;
+
+	while (off + 12 <= len) {
+		nsz = pd_get_u32(p + off);
+		dsz = pd_get_u32(p + off + 4);
+		type = pd_get_u32(p + off + 8);
+		off += 12;
+		if (nsz > len - off || dsz > len - off - ((nsz + 3) & ~3UL))
+			return -1;
+		if (type == NT_GNU_BUILD_ID && nsz == 4 &&
+		    memcmp(p + off, "GNU", 4) == 0) {
+			off += 4;
+			*idlen = dsz > 20 ? 20 : dsz;
+			memcpy(id, p + off, *idlen);
+			return 0;
+		}
+		off += ((nsz + 3) & ~3UL) + ((dsz + 3) & ~3UL);
+	}
+	return -1;
+}
+
+int
+pd_elf_build_id(const char *path, int raw_notes, unsigned char id[20],
+    size_t *idlen)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	GElf_Nhdr nh;
+	size_t off, noff, doff;
+	int fd, r = -1;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (raw_notes) {
+		unsigned char buf[4096];
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		close(fd);
+		return n > 0 ? raw_notes_build_id(buf, n, id, idlen) : -1;
+	}
+	elf_version(EV_CURRENT);
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	while (r < 0 && (scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE)
+			continue;
+		if ((d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		off = 0;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0) {
+				*idlen = nh.n_descsz > 20 ? 20 : nh.n_descsz;
+				memcpy(id, (char *)d->d_buf + doff, *idlen);
+				r = 0;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return r;
+}
+
+const char *
+pd_synth_mmap_filename(const unsigned char *rec, size_t size)
+{
+	uint32_t type = pd_get_u32(rec);
+	size_t off = type == PERF_RECORD_MMAP2 ? 72 :
+	    type == PERF_RECORD_MMAP ? 40 : 0;
+
+	if (off == 0 || size <= off ||
+	    memchr(rec + off, '\0', size - off) == NULL)
+		return NULL;
+	return (const char *)rec + off;
+}

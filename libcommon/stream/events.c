@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+#include "libcommon/stream/events.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon/stream/perf.h"
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Index = config (PERF_COUNT_HW_*, PERF_COUNT_SW_*). */
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+	"stalled-cycles-backend", "ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+/* perf's other spellings of the same events. */
+static const struct {
+	const char	*name;
+	uint32_t	 type;
+	uint64_t	 config;
+} aliases[] = {
+	{ "cpu-cycles",		PERF_TYPE_HARDWARE, 0 },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, 4 },
+	{ "idle-cycles-frontend", PERF_TYPE_HARDWARE, 7 },
+	{ "idle-cycles-backend", PERF_TYPE_HARDWARE, 8 },
+	{ "faults",		PERF_TYPE_SOFTWARE, 2 },
+	{ "cs",			PERF_TYPE_SOFTWARE, 3 },
+	{ "migrations",		PERF_TYPE_SOFTWARE, 4 },
+};
+
+const char *
+pd_event_name(uint32_t type, uint64_t config)
+{
+	if (type == PERF_TYPE_HARDWARE && config < NELEM(hw_names))
+		return hw_names[config];
+	if (type == PERF_TYPE_SOFTWARE && config < NELEM(sw_names))
+		return sw_names[config];
+	return NULL;
+}
+
+int
+pd_event_lookup(const char *name, uint32_t *type, uint64_t *config)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(hw_names); i++)
+		if (strcmp(name, hw_names[i]) == 0) {
+			*type = PERF_TYPE_HARDWARE;
+			*config = i;
+			return 0;
+		}
+	for (i = 0; i < NELEM(sw_names); i++)
+		if (strcmp(name, sw_names[i]) == 0) {
+			*type = PERF_TYPE_SOFTWARE;
+			*config = i;
+			return 0;
+		}
+	for (i = 0; i < NELEM(aliases); i++)
+		if (strcmp(name, aliases[i].name) == 0) {
+			*type = aliases[i].type;
+			*config = aliases[i].config;
+			return 0;
+		}
+	return -1;
+}
+
+/* Applies modifier letters ("u", "k", "S"...) to ev. */
+static int
+modifiers(struct pd_event *ev, const char *m, int in_group, char *why,
+    size_t len)
+{
+	int u = 0, k = 0;
+
+	for (; *m != '\0'; m++) {
+		switch (*m) {
+		case 'u':
+			u = 1;
+			break;
+		case 'k':
+			k = 1;
+			break;
+		case 'S':
+			if (!in_group) {
+				snprintf(why, len, "modifier S needs a group "
+				    "{...}:S");
+				return -1;
+			}
+			ev->leader_sample = 1;
+			break;
+		case 'p': case 'P': case 'H': case 'G':
+			/* Precision and host/guest: no meaning here. */
+			break;
+		default:
+			snprintf(why, len, "unknown event modifier '%c'", *m);
+			return -1;
+		}
+	}
+	if (u && !k)
+		ev->exclude_kernel = 1;
+	if (k && !u)
+		ev->exclude_user = 1;
+	return 0;
+}
+
+/* One event term, without group braces: "name[:mods]" or "sys:name". */
+static int
+parse_one(struct pd_event *ev, char *s, char *why, size_t len)
+{
+	char *colon = strchr(s, ':'), *mods = NULL, *end;
+
+	memset(ev, 0, sizeof(*ev));
+	if (colon != NULL) {
+		*colon = '\0';
+		if (pd_event_lookup(s, &ev->type, &ev->config) == 0 ||
+		    (s[0] == 'r' && s[1] != '\0' &&
+		    strspn(s + 1, "0123456789abcdefABCDEF") == strlen(s + 1))) {
+			mods = colon + 1;
+		} else {
+			/* sys:name[:mods] */
+			char *c2 = strchr(colon + 1, ':');
+
+			if (c2 != NULL) {
+				*c2 = '\0';
+				mods = c2 + 1;
+			}
+			if (*s == '\0' || colon[1] == '\0' ||
+			    strlen(s) >= sizeof(ev->tp_sys) ||
+			    strlen(colon + 1) >= sizeof(ev->tp_name)) {
+				snprintf(why, len, "bad tracepoint '%s:%s'", s,
+				    colon + 1);
+				return -1;
+			}
+			ev->type = PERF_TYPE_TRACEPOINT;
+			strcpy(ev->tp_sys, s);
+			strcpy(ev->tp_name, colon + 1);
+			snprintf(ev->name, sizeof(ev->name), "%s:%s", s,
+			    colon + 1);
+			goto mod;
+		}
+	}
+	if (pd_event_lookup(s, &ev->type, &ev->config) == 0) {
+		snprintf(ev->name, sizeof(ev->name), "%s", s);
+	} else if (s[0] == 'r' && s[1] != '\0') {
+		errno = 0;
+		ev->config = strtoull(s + 1, &end, 16);
+		if (*end != '\0' || errno != 0) {
+			snprintf(why, len, "bad raw event '%s'", s);
+			return -1;
+		}
+		ev->type = PERF_TYPE_RAW;
+		snprintf(ev->name, sizeof(ev->name), "%s", s);
+	} else {
+		snprintf(why, len, "unknown event '%s'", s);
+		return -1;
+	}
+mod:
+	if (mods != NULL) {
+		if (modifiers(ev, mods, 0, why, len) < 0)
+			return -1;
+		snprintf(ev->name + strlen(ev->name),
+		    sizeof(ev->name) - strlen(ev->name), ":%s", mods);
+	}
+	return 0;
+}
+
+int
+pd_events_parse(const char *list, struct pd_event **evs, size_t *n,
+    char *why, size_t len)
+{
+	char *copy = strdup(list), *p, *tok, *close, *gmods;
+	struct pd_event *v;
+	size_t first = 0, i;
+	int r = -1, in_group = 0;
+
+	if (copy == NULL) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	p = copy;
+	while (*p != '\0') {
+		if (*p == '{') {
+			if (in_group) {
+				snprintf(why, len, "nested groups");
+				goto out;
+			}
+			in_group = 1;
+			first = *n;
+			p++;
+		}
+		/* The token ends at ',' or '}'. */
+		tok = p;
+		p += strcspn(p, ",}");
+		close = *p == '}' ? p : NULL;
+		if (close != NULL && !in_group) {
+			snprintf(why, len, "'}' without '{'");
+			goto out;
+		}
+		if (*p != '\0')
+			*p++ = '\0';
+		v = realloc(*evs, (*n + 1) * sizeof(*v));
+		if (v == NULL) {
+			snprintf(why, len, "out of memory");
+			goto out;
+		}
+		*evs = v;
+		if (*tok == '\0') {
+			snprintf(why, len, "empty event in '%s'", list);
+			goto out;
+		}
+		if (parse_one(&v[*n], tok, why, len) < 0)
+			goto out;
+		v[*n].leader = in_group ? (int)first : (int)*n;
+		v[*n].nr_members = 1;
+		(*n)++;
+		if (close == NULL)
+			continue;
+		/* End of a group: ":mods" apply to every member. */
+		in_group = 0;
+		gmods = NULL;
+		if (*p == ':') {
+			gmods = p + 1;
+			p += strcspn(p, ",");
+			if (*p != '\0')
+				*p++ = '\0';
+		} else if (*p == ',') {
+			p++;
+		}
+		v[first].nr_members = *n - first;
+		for (i = first; gmods != NULL && i < *n; i++) {
+			if (modifiers(&v[i], gmods, 1, why, len) < 0)
+				goto out;
+			if (i != first)
+				v[i].leader_sample = 0;
+		}
+	}
+	if (in_group) {
+		snprintf(why, len, "'{' without '}'");
+		goto out;
+	}
+	r = 0;
+out:
+	free(copy);
+	return r;
+}
+
+long long
+pd_tracepoint_id(const char *tracefs, const char *sys, const char *name)
+{
+	char path[512];
+	long long id;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys,
+	    name);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	ok = fscanf(f, "%lld", &id) == 1;
+	fclose(f);
+	if (!ok) {
+		errno = EINVAL;
+		return -1;
+	}
+	return id;
+}

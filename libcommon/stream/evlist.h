@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The events of a stream (perf's evlist): the attrs from HEADER_ATTR or
+ * the file header, their sample ids and names, and which event produced
+ * a record. The reader keeps one up to date; tools only ask it.
+ */
+#ifndef PD_EVLIST_H
+#define PD_EVLIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libcommon/stream/idmap.h"
+#include "libcommon/stream/samplehead.h"
+
+struct pd_rec;
+struct pd_tracefmt;
+
+/* perf_event_attr decoded from any attr.size, in native byte order. */
+struct pd_attr {
+	uint32_t	type;
+	uint32_t	size;		/* as stored; 0 was turned into 64 */
+	uint64_t	config;
+	uint64_t	sample_period;	/* or sample_freq if PD_ATTR_FREQ */
+	uint64_t	sample_type;
+	uint64_t	read_format;
+	uint64_t	flags;		/* little-endian bit numbering */
+	uint32_t	wakeup_events;
+	uint32_t	bp_type;
+	uint64_t	config1;
+	uint64_t	config2;
+	uint64_t	branch_sample_type;
+	uint64_t	sample_regs_user;
+	uint32_t	sample_stack_user;
+	int32_t		clockid;
+	uint64_t	sample_regs_intr;
+	uint32_t	aux_watermark;
+	uint16_t	sample_max_stack;
+	uint32_t	aux_sample_size;
+	uint32_t	aux_action;
+	uint64_t	sig_data;
+	uint64_t	config3;
+};
+
+struct pd_evsel {
+	struct pd_attr	 attr;
+	unsigned char	*raw;		/* the attr bytes as stored */
+	uint32_t	 raw_size;
+	char		*name;
+	uint64_t	*ids;
+	size_t		 nids;
+	int		 idx;
+	int		 id_pos;	/* u64 index of the id in a SAMPLE; -1 */
+	int		 is_pos;	/* u64s back from a trailer's end; -1 */
+	uint16_t	 id_hdr_size;	/* sample_id_all trailer bytes, or 0 */
+	struct pd_sample_layout head;	/* the SAMPLE's fixed fields */
+	unsigned	 parsable:1;	/* only bits we know in the layout */
+	unsigned	 named:1;	/* by a record, not by default */
+};
+
+struct pd_evlist {
+	struct pd_evsel	*evsels;
+	size_t		 n;
+	size_t		 cap;
+	struct pd_idmap	 idmap;		/* sample id -> evsel index */
+	/* event formats for RAW conversion (swap.h); not owned */
+	const struct pd_tracefmt *tf;
+};
+
+void	pd_evlist_init(struct pd_evlist *);
+void	pd_evlist_free(struct pd_evlist *);
+
+/*
+ * Decodes `len` bytes of a perf_event_attr (native order). Returns 0, or
+ * -1 with *why set when the size field is unusable.
+ */
+int	pd_attr_parse(struct pd_attr *, const void *p, size_t len,
+	    const char **why);
+
+/*
+ * Adds an event from its stored attr bytes and sample ids. Returns the
+ * new event's index, or -1 (*why set) on a bad attr or no memory.
+ */
+int	pd_evlist_add(struct pd_evlist *, const void *attr, size_t attr_len,
+	    const uint64_t *ids, size_t nids, const char **why);
+
+/* Binds more sample ids to event `idx`; 0 or -1 (no memory). */
+int	pd_evlist_add_ids(struct pd_evlist *, int idx, const uint64_t *ids,
+	    size_t nids);
+
+/* Replaces an event's name (copied) and marks it named; 0 or -1. */
+int	pd_evlist_set_name(struct pd_evlist *, int idx, const char *name,
+	    size_t len);
+
+/* The event a sample id belongs to, or NULL. */
+struct pd_evsel	*pd_evlist_by_id(const struct pd_evlist *, uint64_t id);
+
+/*
+ * The event that produced a record, found as perf finds it: the only
+ * event; else the id at the first event's id_pos (SAMPLE) or is_pos
+ * (other kernel records; id 0 or no trailer -> the first event).
+ * NULL when there are no events, or a SAMPLE's id is unknown.
+ */
+struct pd_evsel	*pd_evlist_for_rec(const struct pd_evlist *,
+		    const struct pd_rec *);
+
+/* perf's default name for an event with no name record, e.g. "cycles". */
+void	pd_attr_default_name(const struct pd_attr *, char *buf, size_t len);
+
+#endif /* PD_EVLIST_H */

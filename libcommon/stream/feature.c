@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: MIT */
+#include "libcommon/stream/feature.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libcommon/stream/decode.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+
+static const char *const feat_names[] = {
+	[PD_FEAT_TRACING_DATA]	= "tracing_data",
+	[PD_FEAT_BUILD_ID]	= "build_id",
+	[PD_FEAT_HOSTNAME]	= "hostname",
+	[PD_FEAT_OSRELEASE]	= "osrelease",
+	[PD_FEAT_VERSION]	= "version",
+	[PD_FEAT_ARCH]		= "arch",
+	[PD_FEAT_NRCPUS]	= "nrcpus",
+	[PD_FEAT_CPUDESC]	= "cpudesc",
+	[PD_FEAT_CPUID]		= "cpuid",
+	[PD_FEAT_TOTAL_MEM]	= "total_mem",
+	[PD_FEAT_CMDLINE]	= "cmdline",
+	[PD_FEAT_EVENT_DESC]	= "event_desc",
+	[PD_FEAT_CPU_TOPOLOGY]	= "cpu_topology",
+	[PD_FEAT_NUMA_TOPOLOGY]	= "numa_topology",
+	[PD_FEAT_BRANCH_STACK]	= "branch_stack",
+	[PD_FEAT_PMU_MAPPINGS]	= "pmu_mappings",
+	[PD_FEAT_GROUP_DESC]	= "group_desc",
+	[PD_FEAT_AUXTRACE]	= "auxtrace",
+	[PD_FEAT_STAT]		= "stat",
+	[PD_FEAT_CACHE]		= "cache",
+	[PD_FEAT_SAMPLE_TIME]	= "sample_time",
+	[PD_FEAT_MEM_TOPOLOGY]	= "mem_topology",
+	[PD_FEAT_CLOCKID]	= "clockid",
+	[PD_FEAT_DIR_FORMAT]	= "dir_format",
+	[PD_FEAT_BPF_PROG_INFO]	= "bpf_prog_info",
+	[PD_FEAT_BPF_BTF]	= "bpf_btf",
+	[PD_FEAT_COMPRESSED]	= "compressed",
+	[PD_FEAT_CPU_PMU_CAPS]	= "cpu_pmu_caps",
+	[PD_FEAT_CLOCK_DATA]	= "clock_data",
+	[PD_FEAT_HYBRID_TOPOLOGY] = "hybrid_topology",
+	[PD_FEAT_PMU_CAPS]	= "pmu_caps",
+};
+
+long long
+pd_feat_id(const struct pd_rec *rec)
+{
+	if (rec->type != PD_RECORD_HEADER_FEATURE || rec->size < 16)
+		return -1;
+	return (long long)(pd_get_u64(rec->data + 8) & INT64_MAX);
+}
+
+const char *
+pd_feat_name(unsigned f)
+{
+	return f < sizeof(feat_names) / sizeof(feat_names[0]) ?
+	    feat_names[f] : NULL;
+}
+
+int
+pd_feat_string(const unsigned char *p, size_t len, size_t *off,
+    const char **s, size_t *slen)
+{
+	uint32_t n;
+
+	if (*off > len || len - *off < 4)
+		return -1;
+	n = pd_get_u32(p + *off);
+	if (n > len - *off - 4)
+		return -1;
+	*s = (const char *)p + *off + 4;
+	*slen = strnlen(*s, n);
+	*off += 4 + (size_t)n;
+	return 0;
+}
+
+static int
+copy_string(char *dst, size_t dlen, const unsigned char *p, size_t len)
+{
+	const char *s;
+	size_t off = 0, n;
+
+	if (pd_feat_string(p, len, &off, &s, &n) < 0)
+		return -1;
+	snprintf(dst, dlen, "%.*s", (int)n, s);
+	return 0;
+}
+
+int
+pd_header_info_update(struct pd_header_info *hi, const struct pd_rec *rec)
+{
+	const unsigned char *p;
+	size_t len, off, n, used;
+	uint64_t f;
+	uint32_t i, argc;
+	const char *s;
+
+	if (rec->type != PD_RECORD_HEADER_FEATURE || rec->size < 16)
+		return 0;
+	f = pd_get_u64(rec->data + 8);
+	p = rec->data + 16;
+	len = rec->size - 16;
+	switch (f) {
+	case PD_FEAT_HOSTNAME:
+		if (copy_string(hi->hostname, sizeof(hi->hostname), p, len))
+			return -1;
+		break;
+	case PD_FEAT_OSRELEASE:
+		if (copy_string(hi->osrelease, sizeof(hi->osrelease), p, len))
+			return -1;
+		break;
+	case PD_FEAT_VERSION:
+		if (copy_string(hi->version, sizeof(hi->version), p, len))
+			return -1;
+		break;
+	case PD_FEAT_ARCH:
+		if (copy_string(hi->arch, sizeof(hi->arch), p, len))
+			return -1;
+		break;
+	case PD_FEAT_CPUDESC:
+		if (copy_string(hi->cpudesc, sizeof(hi->cpudesc), p, len))
+			return -1;
+		break;
+	case PD_FEAT_CPUID:
+		if (copy_string(hi->cpuid, sizeof(hi->cpuid), p, len))
+			return -1;
+		break;
+	case PD_FEAT_NRCPUS:
+		if (len < 8)
+			return -1;
+		hi->nr_cpus_avail = pd_get_u32(p);
+		hi->nr_cpus_online = pd_get_u32(p + 4);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		if (len < 8)
+			return -1;
+		hi->total_mem = pd_get_u64(p);
+		break;
+	case PD_FEAT_CMDLINE:
+		if (len < 4)
+			return -1;
+		argc = pd_get_u32(p);
+		off = 4;
+		used = 0;
+		hi->cmdline[0] = '\0';
+		for (i = 0; i < argc; i++) {
+			if (pd_feat_string(p, len, &off, &s, &n) < 0)
+				return -1;
+			if (used + n + 2 < sizeof(hi->cmdline)) {
+				used += snprintf(hi->cmdline + used,
+				    sizeof(hi->cmdline) - used, "%s%.*s",
+				    i ? " " : "", (int)n, s);
+			}
+		}
+		break;
+	case PD_FEAT_COMPRESSED:
+		if (len < 20)
+			return -1;
+		hi->comp_type = pd_get_u32(p + 4);
+		hi->comp_level = pd_get_u32(p + 8);
+		hi->comp_mmap_len = pd_get_u32(p + 16);
+		break;
+	default:
+		return 0;
+	}
+	if (f < 32)
+		hi->seen |= 1U << f;
+	return 0;
+}
+
+static void
+fstr(struct pd_dwalk *w, const char *name)
+{
+	const char *s;
+	size_t n;
+
+	if (w->bad || pd_feat_string(w->p, w->end, &w->off, &s, &n) < 0) {
+		w->bad = 1;
+		return;
+	}
+	pd_dwalk_emit(w, name, PD_D_STR, 0, s, n);
+}
+
+/* A list of n strings. */
+static void
+fstrs(struct pd_dwalk *w, const char *name, uint64_t n)
+{
+	uint64_t i;
+
+	pd_dwalk_open(w, name, 1);
+	for (i = 0; i < n && !w->bad; i++)
+		fstr(w, NULL);
+	pd_dwalk_close(w, 1);
+}
+
+/* Caps a count read from the body by what the body can hold at all. */
+static uint64_t
+fcount(struct pd_dwalk *w, const char *name, unsigned min_item)
+{
+	uint64_t n = pd_dwalk_num(w, name, 4, PD_D_U);
+
+	if (!w->bad && n > pd_dwalk_left(w) / min_item)
+		w->bad = 1;
+	return w->bad ? 0 : n;
+}
+
+int
+pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
+    const struct pd_dvisit *v, const char **why)
+{
+	struct pd_dwalk w;
+	uint64_t n, i, j, m;
+
+	w.p = p;
+	w.end = len;
+	w.off = 0;
+	w.v = v;
+	w.bad = 0;
+	w.why = NULL;
+	switch (f) {
+	case PD_FEAT_HOSTNAME:
+	case PD_FEAT_OSRELEASE:
+	case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH:
+	case PD_FEAT_CPUDESC:
+	case PD_FEAT_CPUID:
+		fstr(&w, pd_feat_name(f));
+		break;
+	case PD_FEAT_NRCPUS:
+		pd_dwalk_num(&w, "nr_cpus_avail", 4, PD_D_U);
+		pd_dwalk_num(&w, "nr_cpus_online", 4, PD_D_U);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		pd_dwalk_num(&w, "total_mem", 8, PD_D_U);
+		break;
+	case PD_FEAT_CMDLINE:
+		n = fcount(&w, NULL, 4);
+		fstrs(&w, "cmdline", n);
+		break;
+	case PD_FEAT_EVENT_DESC: {
+		uint32_t asz;
+
+		n = fcount(&w, "nr_events", 4);
+		asz = pd_dwalk_num(&w, "attr_size", 4, PD_D_U);
+		pd_dwalk_open(&w, "events", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			const char *ewhy;
+
+			pd_dwalk_open(&w, NULL, 0);
+			if (asz < PD_ATTR_SIZE_VER0 || len - w.off < asz) {
+				w.bad = 1;
+				pd_dwalk_close(&w, 0);
+				break;
+			}
+			if (pd_decode_attr(p + w.off, asz, v, &ewhy) < 0)
+				w.bad = 1;
+			w.off += asz;
+			m = fcount(&w, NULL, 8);
+			fstr(&w, "name");
+			pd_dwalk_open(&w, "ids", 1);
+			for (j = 0; j < m && !w.bad; j++)
+				pd_dwalk_emit(&w, NULL, PD_D_U, pd_dwalk_num(&w, NULL, 8, PD_D_U),
+				    NULL, 0);
+			pd_dwalk_close(&w, 1);
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	}
+	case PD_FEAT_CPU_TOPOLOGY:
+		n = fcount(&w, NULL, 4);
+		fstrs(&w, "core_siblings", n);
+		n = fcount(&w, NULL, 4);
+		fstrs(&w, "thread_siblings", n);
+		/* Per-cpu ids need NRCPUS; they stay as bytes. */
+		if (!w.bad && w.off < len)
+			pd_dwalk_emit(&w, "cpu_ids", PD_D_BYTES, 0, p + w.off,
+			    len - w.off);
+		w.off = len;
+		break;
+	case PD_FEAT_NUMA_TOPOLOGY:
+		n = fcount(&w, "nr", 24);
+		pd_dwalk_open(&w, "nodes", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "node", 4, PD_D_U);
+			pd_dwalk_num(&w, "mem_total", 8, PD_D_U);
+			pd_dwalk_num(&w, "mem_free", 8, PD_D_U);
+			fstr(&w, "cpus");
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_PMU_MAPPINGS:
+		n = fcount(&w, "nr", 8);
+		pd_dwalk_open(&w, "pmus", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "type", 4, PD_D_U);
+			fstr(&w, "name");
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_GROUP_DESC:
+		n = fcount(&w, "nr", 12);
+		pd_dwalk_open(&w, "groups", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			fstr(&w, "name");
+			pd_dwalk_num(&w, "leader_idx", 4, PD_D_U);
+			pd_dwalk_num(&w, "nr_members", 4, PD_D_U);
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_CACHE:
+		pd_dwalk_num(&w, "cache_version", 4, PD_D_U);
+		n = fcount(&w, "nr", 28);
+		pd_dwalk_open(&w, "caches", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "level", 4, PD_D_U);
+			pd_dwalk_num(&w, "line_size", 4, PD_D_U);
+			pd_dwalk_num(&w, "sets", 4, PD_D_U);
+			pd_dwalk_num(&w, "ways", 4, PD_D_U);
+			fstr(&w, "type");
+			fstr(&w, "size");
+			fstr(&w, "map");
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		pd_dwalk_num(&w, "first_sample_time", 8, PD_D_U);
+		pd_dwalk_num(&w, "last_sample_time", 8, PD_D_U);
+		break;
+	case PD_FEAT_MEM_TOPOLOGY:
+		pd_dwalk_num(&w, "mem_version", 8, PD_D_U);
+		pd_dwalk_num(&w, "block_size", 8, PD_D_U);
+		n = pd_dwalk_num(&w, "nr", 8, PD_D_U);
+		if (n > len / 24)
+			w.bad = 1;
+		pd_dwalk_open(&w, "nodes", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			pd_dwalk_num(&w, "node", 8, PD_D_U);
+			pd_dwalk_num(&w, "size", 8, PD_D_U);
+			m = pd_dwalk_num(&w, "nbits", 8, PD_D_U);
+			pd_dwalk_open(&w, "bitmap", 1);
+			for (j = 0; j < (m + 63) / 64 && !w.bad; j++) {
+				uint64_t word = pd_dwalk_num(&w, NULL, 8, PD_D_U);
+
+				if (!w.bad)
+					pd_dwalk_emit(&w, NULL, PD_D_X, word, NULL, 0);
+			}
+			pd_dwalk_close(&w, 1);
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_CLOCKID:
+		pd_dwalk_num(&w, "clockid_res_ns", 8, PD_D_U);
+		break;
+	case PD_FEAT_DIR_FORMAT:
+		pd_dwalk_num(&w, "dir_version", 8, PD_D_U);
+		break;
+	case PD_FEAT_BPF_PROG_INFO:
+	case PD_FEAT_BPF_BTF:
+		pd_dwalk_num(&w, "count", 4, PD_D_U);
+		if (!w.bad && w.off < len)
+			pd_dwalk_emit(&w, "data_size", PD_D_U, len - w.off, NULL, 0);
+		w.off = len;
+		break;
+	case PD_FEAT_COMPRESSED:
+		pd_dwalk_num(&w, "comp_version", 4, PD_D_U);
+		pd_dwalk_num(&w, "comp_type", 4, PD_D_U);
+		pd_dwalk_num(&w, "level", 4, PD_D_U);
+		pd_dwalk_num(&w, "ratio", 4, PD_D_U);
+		pd_dwalk_num(&w, "mmap_len", 4, PD_D_U);
+		break;
+	case PD_FEAT_CPU_PMU_CAPS:
+		n = fcount(&w, "nr", 8);
+		pd_dwalk_open(&w, "caps", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			fstr(&w, "name");
+			fstr(&w, "value");
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_CLOCK_DATA:
+		pd_dwalk_num(&w, "clock_version", 4, PD_D_U);
+		pd_dwalk_num(&w, "clockid", 4, PD_D_U);
+		pd_dwalk_num(&w, "tod_ns", 8, PD_D_U);
+		pd_dwalk_num(&w, "clockid_ns", 8, PD_D_U);
+		break;
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		n = fcount(&w, "nr", 8);
+		pd_dwalk_open(&w, "nodes", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			fstr(&w, "pmu_name");
+			fstr(&w, "cpus");
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	case PD_FEAT_PMU_CAPS:
+		n = fcount(&w, "nr_pmus", 4);
+		pd_dwalk_open(&w, "pmus", 1);
+		for (i = 0; i < n && !w.bad; i++) {
+			pd_dwalk_open(&w, NULL, 0);
+			m = fcount(&w, "nr_caps", 8);
+			pd_dwalk_open(&w, "caps", 1);
+			for (j = 0; j < m && !w.bad; j++) {
+				pd_dwalk_open(&w, NULL, 0);
+				fstr(&w, "name");
+				fstr(&w, "value");
+				pd_dwalk_close(&w, 0);
+			}
+			pd_dwalk_close(&w, 1);
+			fstr(&w, "pmu_name");
+			pd_dwalk_close(&w, 0);
+		}
+		pd_dwalk_close(&w, 1);
+		break;
+	default:
+		if (len > 0)
+			pd_dwalk_emit(&w, "data", PD_D_BYTES, 0, p, len);
+		w.off = len;
+	}
+	if (w.bad) {
+		*why = "malformed feature body";
+		return -1;
+	}
+	return 0;
+}
+
+int
+pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn, void *ctx)
+{
+	const unsigned char *q, *end = rec->data + rec->size;
+	uint32_t nr, asz, i, nids, slen;
+	int r;
+
+	if (pd_feat_id(rec) != PD_FEAT_EVENT_DESC || rec->size < 24)
+		return 0;
+	q = rec->data + 16;
+	nr = pd_get_u32(q);
+	asz = pd_get_u32(q + 4);
+	q += 8;
+	for (i = 0; i < nr; i++) {
+		if (asz > (size_t)(end - q) || 8 > (size_t)(end - q - asz))
+			break;
+		q += asz;
+		nids = pd_get_u32(q);
+		slen = pd_get_u32(q + 4);
+		q += 8;
+		if (slen > (size_t)(end - q) ||
+		    nids > (size_t)(end - q - slen) / 8)
+			break;
+		if ((r = fn(ctx, i, (const char *)q, strnlen((const char *)q,
+		    slen), q + slen, nids)) != 0)
+			return r;
+		q += slen + 8 * (size_t)nids;
+	}
+	return 0;
+}

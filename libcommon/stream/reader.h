@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader: any perf.data input (pipe stream or file-mode perf.data,
+ * either byte order) as one sequence of native pipe-mode records.
+ *
+ * File mode comes out as the equivalent pipe stream: a HEADER_ATTR per
+ * attr with its ids, a HEADER_FEATURE per feature section, the tracing
+ * data as HEADER_TRACING_DATA, build ids as HEADER_BUILD_ID records, then
+ * the data section. The events (pd_reader_evlist) follow the records that
+ * have passed. No syscall or allocation per record: input is read in
+ * large chunks and records are handed out in place.
+ */
+#ifndef PD_READER_H
+#define PD_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "libcommon/stream/record.h"
+
+struct pd_evlist;
+struct pd_reader;
+
+/* pd_reader_open flags */
+#define PD_RD_DECOMPRESS	0x1	/* hand out COMPRESSED* contents */
+/*
+ * Foreign input always comes out decompressed (compressed bytes cannot
+ * be converted), unless this asks for COMPRESSED* records as stored,
+ * their contents still foreign (pdswap recompresses them itself).
+ */
+#define PD_RD_STORED		0x2
+/*
+ * With PD_RD_DECOMPRESS: hand out each COMPRESSED* record itself too,
+ * before the records it holds (those carry PD_REC_DECOMPRESSED), so a
+ * tool can both count the stream as stored and pass it on unchanged.
+ */
+#define PD_RD_KEEP_COMPRESSED	0x4
+
+/*
+ * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
+ * its header. Returns the reader, or NULL with *err filled (err->input
+ * points at a static or the caller's string).
+ */
+struct pd_reader	*pd_reader_open(const char *path, int flags,
+			    struct pd_err *err);
+
+/* The same on an open descriptor, which the reader does not close. */
+struct pd_reader	*pd_reader_fdopen(int fd, const char *name, int flags,
+			    struct pd_err *err);
+
+/*
+ * The next record: 1 and *rec filled, 0 at the end of input, -1 on error
+ * (see pd_reader_err). rec->data stays valid until the next call. Any
+ * out-of-band payload of the previous record that was not read with
+ * pd_reader_payload() is skipped.
+ */
+int	pd_reader_next(struct pd_reader *, struct pd_rec *rec);
+
+/*
+ * The next chunk of the current record's out-of-band payload (tracing
+ * data, AUXTRACE data): returns its length (> 0) and sets *p, valid until
+ * the next call; 0 once all of it was handed out; -1 on error.
+ */
+ssize_t	pd_reader_payload(struct pd_reader *, const unsigned char **p);
+
+/*
+ * Taps a pipe-mode input, for a tool that passes it on unchanged
+ * (pdstat -p): from now on the reader gets more input by calling fn
+ * (arg, fd, buf, len) instead of read(2). fn returns what read(2) would
+ * (-1 with errno set on error); it may tee(2) the bytes elsewhere before
+ * it reads them, or write them on after. Call it before the first
+ * pd_reader_next: it returns the number of input bytes read so far (the
+ * header and what came with it), and sets *p to them, valid until the
+ * next call; or -1 when the input is file-mode perf.data, whose bytes
+ * are not read in order.
+ */
+typedef ssize_t	pd_read_fn(void *arg, int fd, void *buf, size_t len);
+ssize_t	pd_reader_tap(struct pd_reader *, pd_read_fn *fn, void *arg,
+	    const unsigned char **p);
+
+const struct pd_err	*pd_reader_err(const struct pd_reader *);
+struct pd_evlist	*pd_reader_evlist(struct pd_reader *);
+const char		*pd_reader_name(const struct pd_reader *);
+
+/* Whether the input was file-mode perf.data / in the other byte order. */
+int	pd_reader_is_file(const struct pd_reader *);
+int	pd_reader_swapped(const struct pd_reader *);
+/* Whether the input is a regular file (not a pipe, socket or terminal). */
+int	pd_reader_is_regular(const struct pd_reader *);
+
+/*
+ * Reading ends, as at the end of input, once *stop is non-zero: it is
+ * looked at before each read(2) and when one is interrupted, never per
+ * record. Records already read are still handed out; a record cut short
+ * is dropped without an error. The reader only reads the flag: setting
+ * it (from an interrupt handler, as a sig_atomic_t, which is an int on
+ * every Linux ABI) is the tool's business.
+ * pd_reader_stopped() says whether the input ended that way.
+ */
+void	pd_reader_stop_on(struct pd_reader *, const volatile int *stop);
+int	pd_reader_stopped(const struct pd_reader *);
+
+/*
+ * Things the reader could not carry over and left out (a feature section
+ * too large for one record, a file-relative section): how many, and a
+ * description of the last one. The tool reports them.
+ */
+unsigned	 pd_reader_dropped(const struct pd_reader *, const char **what);
+
+/*
+ * Foreign-order records that could be converted only in part (an
+ * unknown record type or feature, a SAMPLE of an unknown event): how
+ * many, and what the last one was. They are handed out as they were.
+ */
+unsigned	 pd_reader_inexact(const struct pd_reader *, const char **what);
+
+void	pd_reader_close(struct pd_reader *);
+
+#endif /* PD_READER_H */

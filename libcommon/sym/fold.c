@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The frame-name rules of stackcollapse-perf.pl (its documented behaviour
+ * with --all, reimplemented; none of its code), so that our folded output
+ * and `perf script | stackcollapse-perf.pl --all` compare with diff.
+ */
+#include "libcommon/sym/fold.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon/stream/perf.h"
+#include "libcommon/sym/stacks.h"
+#include "libcommon/sym/symbols.h"
+
+size_t
+pd_fold_comm(const char *comm, char *buf, size_t len)
+{
+	size_t i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; comm[i] != '\0' && i < len - 1; i++)
+		buf[i] = comm[i] == ' ' ? '_' : comm[i];
+	buf[i] = '\0';
+	return i;
+}
+
+/* Does s hold ".(" and, later, ")."? (a Go method: "net/http.(*Client).Do") */
+static int
+go_method(const char *s, size_t n)
+{
+	const char *open = memmem(s, n, ".(", 2);
+
+	return open != NULL && memmem(open + 2, n - (open + 2 - s), ").",
+	    2) != NULL;
+}
+
+static int
+suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+
+	return n >= m && memcmp(s + n - m, suf, m) == 0;
+}
+
+/* /tmp/perf-<digits>.map or .../jitted-<digits>-<digits>.so in s */
+static int
+jit_dso(const char *s)
+{
+	const char *p;
+
+	for (p = s; (p = strstr(p, "/tmp/perf-")) != NULL; p++) {
+		const char *q = p + 10;
+
+		if (*q < '0' || *q > '9')
+			continue;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (strncmp(q, ".map", 4) == 0)
+			return 1;
+	}
+	for (p = s; (p = strstr(p, "/jitted-")) != NULL; p++) {
+		const char *q = p + 8;
+
+		if (*q < '0' || *q > '9')
+			continue;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q++ != '-' || *q < '0' || *q > '9')
+			continue;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (strncmp(q, ".so", 3) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * One part of a name, tidied, into out (room for n + 1 bytes, n >= 1):
+ * returns the length.
+ */
+static size_t
+tidy(const char *s, size_t n, const char *dso, int java, char *out,
+    size_t room)
+{
+	const char *p;
+	size_t i, o = 0, cut = n;
+
+	if (n == 9 && memcmp(s, "[unknown]", 9) == 0) {
+		const char *base = "unknown";
+		size_t blen;
+
+		if (dso != NULL && strcmp(dso, "[unknown]") != 0) {
+			base = strrchr(dso, '/');
+			base = base != NULL ? base + 1 : dso;
+		}
+		/*
+		 * A file gone since it was mapped: perf names it "path
+		 * (deleted)", which stackcollapse-perf.pl's pattern splits
+		 * in two ("[unknown] "); its name alone is better.
+		 */
+		blen = strlen(base);
+		if (suffix(base, " (deleted)"))
+			blen -= 10;
+		o = snprintf(out, room, "[%.*s]", (int)blen, base);
+		if (o >= room)
+			o = room - 1;
+		s = out;
+		n = o;
+		/* Tidied in place below: the writes never pass the reads. */
+		cut = n;
+	}
+	if (!go_method(s, n)) {
+		for (p = s; (p = memchr(p, '(', n - (p - s))) != NULL; p++)
+			if (n - (p - s) < 20 ||
+			    memcmp(p + 1, "anonymous namespace)", 20) != 0) {
+				cut = p - s;
+				break;
+			}
+	}
+	o = 0;
+	i = 0;
+	if (java && memchr(s, '/', cut) != NULL && cut > 0 && s[0] == 'L')
+		i = 1;
+	for (; i < cut && o < room - 1; i++) {
+		char c = s[i];
+
+		if (c == '"' || c == '\'')
+			continue;
+		out[o++] = c == ';' ? ':' : c;
+	}
+	return o;
+}
+
+ssize_t
+pd_fold_frame(const char *name, const char *dso, int java, char *buf,
+    size_t len)
+{
+	static const char *const unknown = "[unknown]";
+	const char *part, *end, *arrow;
+	size_t o = 0, k = 0, n, nparts;
+	const char *ann = NULL;
+
+	if (name == NULL)
+		name = unknown;
+	if (name[0] == '(')
+		return 0;
+	if (dso != NULL && (dso[0] == '[' || suffix(dso, "vmlinux")) &&
+	    strstr(dso, "unknown") == NULL)
+		ann = "_[k]";
+	else if (dso != NULL && jit_dso(dso))
+		ann = "_[j]";
+
+	/* Perl's split drops trailing empty parts: "a->" is one frame. */
+	end = name + strlen(name);
+	while (end - name >= 2 && end[-2] == '-' && end[-1] == '>')
+		end -= 2;
+	if (end == name)
+		return 0;
+	for (nparts = 1, part = name; (arrow = memmem(part, end - part,
+	    "->", 2)) != NULL; part = arrow + 2)
+		nparts++;
+	if (len < nparts)
+		return -1;
+
+	for (part = name; k < nparts; part = arrow + 2, k++) {
+		const char *a = k > 0 ? "_[i]" : ann;
+		size_t room = len - o - (nparts - k - 1);	/* keep 1 each */
+
+		arrow = memmem(part, end - part, "->", 2);
+		if (arrow == NULL)
+			arrow = end;
+		/* tidy() writes the "[dso]" form first: it needs room. */
+		n = tidy(part, arrow - part, dso, java, buf + o, room);
+		if (a != NULL) {
+			size_t m = strlen(a);
+
+			if (n + m > room - 1)
+				m = room - 1 - n;
+			memcpy(buf + o + n, a, m);
+			n += m;
+		}
+		buf[o + n] = '\0';
+		o += n + 1;
+	}
+	return nparts;
+}
+
+/*
+ * The folding of samples. Naming a frame costs more than counting it,
+ * so each (name, dso) the symbolizer hands out is named once: its
+ * strings live as long as the pd_syms, so their addresses are the key
+ * of a cache of interned ids. A comm is interned by its bytes every
+ * time (it is short).
+ */
+#define IDS_MAX		2048	/* frames of one stack, comm included */
+#define FRAME_BUF	8192	/* one frame's folded names */
+#define ACACHE		(1U << 14)	/* address cache entries */
+
+struct cent {
+	const char	*name, *dso;
+	uint32_t	 off;		/* into cids */
+	uint16_t	 n;
+	uint8_t		 java, used;
+};
+
+/*
+ * pd_fold_add_frames' cache in front of the symbolizer: direct-mapped,
+ * user addresses keyed by process and the generation of its maps (which
+ * changes with every map it gains or loses and is unique across
+ * processes), kernel ones by address alone.
+ */
+struct aent {
+	uint64_t	 addr, gen;	/* gen 0: empty */
+	uint32_t	 pid;
+	uint32_t	 off;		/* into cids */
+	uint16_t	 n;
+	uint8_t		 cpumode;
+};
+
+struct pd_fold {
+	struct pd_stacks	*st;
+	struct aent		 acache[ACACHE];
+	struct cent		*cache;
+	size_t			 ccap, cn;	/* ccap: a power of two */
+	uint32_t		*cids;
+	size_t			 ncids, cids_cap;
+	char			*event;
+	uint64_t		 left_out;
+	uint32_t		 ids[IDS_MAX];
+	char			 buf[FRAME_BUF];
+};
+
+struct pd_fold *
+pd_fold_new(void)
+{
+	struct pd_fold *f = calloc(1, sizeof(*f));
+
+	if (f != NULL && (f->st = pd_stacks_new()) == NULL) {
+		free(f);
+		f = NULL;
+	}
+	return f;
+}
+
+void
+pd_fold_free(struct pd_fold *f)
+{
+	if (f == NULL)
+		return;
+	pd_stacks_free(f->st);
+	free(f->cache);
+	free(f->cids);
+	free(f->event);
+	free(f);
+}
+
+void
+pd_fold_forget(struct pd_fold *f)
+{
+	if (f->cache != NULL)
+		memset(f->cache, 0, f->ccap * sizeof(*f->cache));
+	f->cn = 0;
+	f->ncids = 0;
+	/* Generations start again with a new pd_syms. */
+	memset(f->acache, 0, sizeof(f->acache));
+}
+
+struct pd_stacks *
+pd_fold_stacks(struct pd_fold *f)
+{
+	return f->st;
+}
+
+const char *
+pd_fold_event(const struct pd_fold *f)
+{
+	return f->event;
+}
+
+uint64_t
+pd_fold_left_out(const struct pd_fold *f)
+{
+	return f->left_out;
+}
+
+static size_t
+cache_slot(const struct pd_fold *f, const char *name, const char *dso,
+    int java)
+{
+	uint64_t h = (uintptr_t)name * 0x9e3779b97f4a7c15ULL ^
+	    (uintptr_t)dso * 0xc2b2ae3d27d4eb4fULL ^ (uint64_t)java;
+	size_t i;
+
+	h ^= h >> 29;
+	for (i = h & (f->ccap - 1); f->cache[i].used &&
+	    (f->cache[i].name != name || f->cache[i].dso != dso ||
+	    f->cache[i].java != java); i = (i + 1) & (f->ccap - 1))
+		;
+	return i;
+}
+
+static int
+cache_grow(struct pd_fold *f)
+{
+	struct cent *old = f->cache;
+	size_t ocap = f->ccap, i;
+
+	f->ccap = ocap ? ocap * 2 : 4096;
+	if ((f->cache = calloc(f->ccap, sizeof(*f->cache))) == NULL) {
+		f->cache = old;
+		f->ccap = ocap;
+		return -1;
+	}
+	for (i = 0; i < ocap; i++)
+		if (old[i].used)
+			f->cache[cache_slot(f, old[i].name, old[i].dso,
+			    old[i].java)] = old[i];
+	free(old);
+	return 0;
+}
+
+/* The interned ids of one resolved frame: *ids, *n (0: no frame). */
+static int
+frame_ids(struct pd_fold *f, const char *name, const char *dso, int java,
+    const uint32_t **ids, size_t *n)
+{
+	struct cent *c;
+	size_t i, p = 0;
+	ssize_t m;
+
+	if ((f->cn + 1) * 2 > f->ccap && cache_grow(f) < 0)
+		return -1;
+	c = &f->cache[cache_slot(f, name, dso, java)];
+	if (!c->used) {
+		m = pd_fold_frame(name, dso, java, f->buf, sizeof(f->buf));
+		if (m < 0)
+			m = 0;
+		if (f->ncids + m > f->cids_cap) {
+			size_t cap = f->cids_cap ? f->cids_cap * 2 : 4096;
+			uint32_t *q;
+
+			while (cap < f->ncids + m)
+				cap *= 2;
+			if ((q = realloc(f->cids, cap * sizeof(*q))) == NULL)
+				return -1;
+			f->cids = q;
+			f->cids_cap = cap;
+		}
+		for (i = 0; i < (size_t)m; i++) {
+			size_t len = strlen(f->buf + p);
+
+			if (pd_stacks_intern(f->st, f->buf + p, len,
+			    &f->cids[f->ncids + i]) < 0)
+				return -1;
+			p += len + 1;
+		}
+		c->name = name;
+		c->dso = dso;
+		c->java = java;
+		c->off = f->ncids;
+		c->n = m;
+		c->used = 1;
+		f->ncids += m;
+		f->cn++;
+	}
+	*ids = f->cids + c->off;
+	*n = c->n;
+	return 0;
+}
+
+/*
+ * The event filter and the comm, the stack's first frame: 1 and *java,
+ * 0 when the sample is left out, -1 when out of memory.
+ */
+static int
+fold_head(struct pd_fold *f, const char *event, const char *comm,
+    uint32_t tid, int *java)
+{
+	char cbuf[64];
+	size_t len;
+
+	if (event == NULL)
+		event = "";
+	if (f->event == NULL) {
+		if ((f->event = strdup(event)) == NULL)
+			return -1;
+	} else if (strcmp(f->event, event) != 0) {
+		f->left_out++;
+		return 0;
+	}
+	/*
+	 * perf names a thread it saw no COMM for ":tid", and the idle
+	 * task (no COMM ever) "swapper".
+	 */
+	if (comm == NULL && tid == 0)
+		comm = "swapper";
+	else if (comm == NULL) {
+		snprintf(cbuf, sizeof(cbuf), ":%" PRId32, (int32_t)tid);
+		comm = cbuf;
+	}
+	len = pd_fold_comm(comm, f->buf, sizeof(f->buf));
+	*java = strcmp(f->buf, "java") == 0;
+	if (pd_stacks_intern(f->st, f->buf, len, &f->ids[0]) < 0)
+		return -1;
+	return 1;
+}
+
+int
+pd_fold_add(struct pd_fold *f, const char *event, const char *comm,
+    uint32_t tid, const struct pd_symres *syms, size_t n, uint64_t period)
+{
+	const uint32_t *fid;
+	size_t i, k = 1, m;
+	int java, r;
+
+	if ((r = fold_head(f, event, comm, tid, &java)) <= 0)
+		return r;
+	for (i = n; i-- > 0;) {
+		if (frame_ids(f, syms[i].name, syms[i].dso != NULL ?
+		    syms[i].dso : "[unknown]", java, &fid, &m) < 0)
+			return -1;
+		if (m > IDS_MAX - k)
+			m = IDS_MAX - k;
+		/* Mostly one id: a loop beats a call to memcpy. */
+		while (m-- > 0)
+			f->ids[k++] = *fid++;
+	}
+	if (pd_stacks_add(f->st, f->ids, k, 1, period) < 0)
+		return -1;
+	return 1;
+}
+
+int
+pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
+    uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
+    uint64_t period)
+{
+	struct pd_symres r;
+	const uint32_t *fid;
+	size_t i, k = 1, m, nmaps;
+	uint64_t gen = 0;
+	int java, kernel, rv;
+
+	if ((rv = fold_head(f, event, pd_syms_comm(sy, pid, tid), tid,
+	    &java)) <= 0)
+		return rv;
+	for (i = n; i-- > 0;) {
+		const struct pd_frame *fr = &frames[i];
+		struct aent *a;
+		uint64_t h, g;
+		uint32_t p;
+
+		kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
+		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+		if (!kernel && gen == 0)
+			(void)pd_syms_maps(sy, pid, &nmaps, &gen);
+		/* A process without maps has gen 0: never cached. */
+		g = kernel ? 1 : gen;
+		p = kernel ? 0 : pid;
+		h = (fr->addr ^ (uint64_t)p << 32 ^ g) * 0x9e3779b97f4a7c15ULL;
+		a = &f->acache[h >> 50 & (ACACHE - 1)];
+		if (g != 0 && !java && a->gen == g && a->addr == fr->addr &&
+		    a->pid == p && a->cpumode == fr->cpumode) {
+			fid = f->cids + a->off;
+			m = a->n;
+		} else {
+			pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
+			if (frame_ids(f, r.name, r.dso != NULL ? r.dso :
+			    "[unknown]", java, &fid, &m) < 0)
+				return -1;
+			if (g != 0 && !java) {
+				a->addr = fr->addr;
+				a->gen = g;
+				a->pid = p;
+				a->cpumode = fr->cpumode;
+				a->off = fid - f->cids;
+				a->n = m;
+			}
+		}
+		if (m > IDS_MAX - k)
+			m = IDS_MAX - k;
+		while (m-- > 0)
+			f->ids[k++] = *fid++;
+	}
+	if (pd_stacks_add(f->st, f->ids, k, 1, period) < 0)
+		return -1;
+	return 1;
+}

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer's private parts, shared by procs.c (processes, threads
+ * and maps), symbols.c (dsos, ELF symbols through libdwfl) and
+ * kallsyms.c (kernel symbols). Tools include symbols.h only.
+ */
+#ifndef PD_SYMINT_H
+#define PD_SYMINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libcommon/stream/feature.h"
+#include "libcommon/sym/symbols.h"
+
+/* One symbol: [start, end) in the file's virtual addresses. */
+struct sym {
+	uint64_t	 start, end;
+	const char	*name;
+};
+
+/* A sorted symbol table and the pool its names live in. */
+struct symtab {
+	struct sym	*syms;
+	size_t		 n;
+	char		*pool;
+};
+
+enum dso_kind {
+	DSO_FILE,		/* an ELF file on disk */
+	DSO_NOFILE,		/* [heap], [stack], /SYSV...: no symbols */
+	DSO_PERFMAP,		/* //anon...: a JIT's /tmp/perf-PID.map */
+	DSO_VDSO,		/* [vdso]: our own image when on this host */
+	DSO_KERNEL,		/* [kernel.kallsyms] */
+	DSO_MODULE		/* a kernel module, "[ext4]" */
+};
+
+/* One PT_LOAD segment: file offsets to virtual addresses. */
+struct load {
+	uint64_t	 off, filesz, vaddr;
+};
+
+struct dso {
+	char		*path;		/* as in the mmap record */
+	const char	*name;		/* what perf prints in parentheses */
+	int		 name_plain;	/* name needs no escape (esc.h) */
+	char		*name_buf;	/* name when it is not path */
+	enum dso_kind	 kind;
+	unsigned char	 bid[20];	/* the build id the stream gave */
+	size_t		 bidlen;	/* 0: the stream gave none */
+	unsigned char	 fbid[20];	/* the file's, once loaded */
+	size_t		 fbidlen;
+	int		 late;		/* a late build id was checked */
+	uint64_t	 ino;		/* MMAP2's device and inode, or 0 */
+	uint32_t	 maj, min;
+	int		 loaded;	/* 0: not yet; 1: tried (syms maybe) */
+	int		 wrong;		/* not the file recorded: build id
+					   or inode differs */
+	int		 stripped;	/* 1: no .symtab; 2: and that was said */
+	int		 overflow;	/* stands for files past DSO_SAME_MAX */
+	struct symtab	 st;
+	struct load	*loads;
+	size_t		 nloads;
+	struct dso	*shares;	/* st and loads are this one's */
+	uint64_t	 fdev, fino;	/* the file read, when it owns st */
+	struct dso	*next;		/* hash chain */
+	struct dso	*fnext;		/* chain by fdev and fino */
+};
+
+/*
+ * Different files of one path (replaced while recorded: another inode
+ * or build id) each get a dso up to this many; the rest share one that
+ * shows no symbols, so a stream cannot make one hash chain long.
+ */
+#define DSO_SAME_MAX	16
+
+/*
+ * Map entries kept for all processes at most (a FORK shares its
+ * parent's until one of them changes): 48 bytes each. Past it a map is
+ * dropped, counted as an unusable record and said once.
+ */
+#define PD_SYMS_MAPS_MAX	(2U << 20)
+
+/* Maps sorted by start, not overlapping, and the dso of each. */
+struct mapv {
+	struct pd_map	*maps;
+	struct dso	**dsos;
+	size_t		 n, cap;
+	uint64_t	 id;		/* of this content: pd_syms_maps_id() */
+	size_t		*refs;		/* maps and dsos shared by *refs procs
+					   (a FORK's copy), or NULL: own */
+};
+
+/* One process's maps: the base, cut by the newer recent ones. */
+struct proc {
+	uint32_t	 pid;
+	int		 used;
+	struct mapv	 base, recent;
+	uint64_t	 gen;
+	uint64_t	 cut;		/* pd_syms_maps_cut() */
+	size_t		 last;		/* index of the last map hit */
+};
+
+struct thread {
+	uint32_t	 tid, pid;
+	int		 used;
+	const char	*comm;
+};
+
+struct strset {
+	char		**v;
+	size_t		 cap, n;
+};
+
+#define NOTE_MAX	64
+#define STRIPPED_NOTES	8
+
+struct pd_syms {
+	char		*kallsyms_path;	/* the --kallsyms file, or NULL */
+	char		*debug_path;	/* dwfl's debuginfo_path */
+	int		 dso_only;	/* pd_syms_opts.dso_only */
+	int		 dfd_off;	/* 1: no debuginfod (option, or given
+					   up: dfd_why says why) */
+	const char	*dfd_why;
+	uint64_t	 dfd_spent;	/* ns in debuginfod queries */
+	uint64_t	 dfd_start;	/* this query's start, ns */
+	uint64_t	 dfd_bytes;	/* its progress */
+
+	struct pd_header_info hi;
+	uint64_t	 seed;		/* of every hash here: a stream cannot
+					   choose names or ids that collide */
+
+	struct thread	*threads;	/* open addressing by tid */
+	size_t		 tcap, tn;
+	struct proc	*procs;		/* open addressing by pid */
+	size_t		 pcap, pn;
+	struct proc	*plast;		/* the last one found (frames of a
+					   sample are of one process) */
+	struct proc	 kern;		/* kernel and module maps */
+	uint64_t	 gen;		/* source of proc gens */
+
+	struct dso	**dhash;	/* dsos by path */
+	size_t		 dcap, dn;
+	struct dso	**fhash;	/* loaded dsos by device and inode */
+	size_t		 fcap, fn;
+	size_t		 nmaps;		/* map entries kept, shared once */
+	int		 maps_full;	/* PD_SYMS_MAPS_MAX said */
+
+	struct strset	 strs;		/* interned comms and names */
+
+	/* HEADER_BUILD_ID: path -> build id, applied to dsos by path */
+	struct bidnote {
+		char		*path;
+		unsigned char	 bid[20];
+		size_t		 len;
+		size_t		 next;	/* hash chain: index + 1, 0 ends */
+	}		*bids;
+	size_t		 nbids, bidcap;
+	size_t		*bidhash;	/* index + 1 by path, bidcap slots */
+
+	/* kernel symbols: tried once, on the first kernel address */
+	int		 ktried;	/* 0 not yet, 1 usable, -1 not */
+	int		 host;		/* pd_kallsyms_host + 2, 0: unknown */
+	struct symtab	 ksyms;
+	char		 kref[32];	/* "_text" or "_stext" of the mmap */
+	uint64_t	 kref_addr;	/* its address in the mmap (pgoff) */
+
+	char		*notes[NOTE_MAX];
+	size_t		 nnotes, note_next;
+	unsigned	 notes_dropped;
+	int		 notes_more;	/* say notes_dropped: input ended */
+	unsigned	 nstripped;	/* files said to have no symtab */
+};
+
+/* procs.c */
+const char	*pd_syms_intern(struct pd_syms *, const char *s, size_t len);
+struct proc	*pd_syms_proc(struct pd_syms *, uint32_t pid, int create);
+void		 pd_syms_procs_free(struct pd_syms *);
+int		 pd_syms_find_map(struct pd_syms *, uint32_t pid, int kernel,
+		    uint64_t addr, const struct pd_map **, struct dso **);
+
+/* symbols.c */
+/* Which file a map was of: the MMAP2 build id, or its inode. */
+struct dso_id {
+	const unsigned char *bid;
+	size_t		 bidlen;
+	uint64_t	 ino;		/* 0: unknown */
+	uint32_t	 maj, min;
+};
+
+struct dso	*pd_syms_dso(struct pd_syms *, const char *path,
+		    const struct dso_id *, int kernel, uint32_t pid);
+void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
+		    const unsigned char *bid, size_t bidlen);
+int		 pd_syms_bid_add(struct pd_syms *, const char *path,
+		    size_t len, const unsigned char *bid, size_t bidlen);
+void		 pd_syms_note(struct pd_syms *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+void		 pd_symtab_free(struct symtab *);
+const struct sym *pd_symtab_find(const struct symtab *, uint64_t addr);
+
+/* kallsyms symbols are built with these (symbols.c) */
+void		*pd_symtab_build_new(void);
+int		 pd_symtab_build_add(void *, uint64_t start, const char *name,
+		    size_t nlen, char type, int module);
+int		 pd_symtab_build_end(void *, struct symtab *);
+
+/*
+ * kallsyms.c: whether the stream comes from this host (1), not (0), or
+ * cannot tell (-1); and the kernel symbols loaded once: 1 usable, 0 not
+ * (a note says why).
+ */
+int		 pd_kallsyms_host(struct pd_syms *);
+int		 pd_kallsyms_load(struct pd_syms *);
+
+#endif /* PD_SYMINT_H */
