@@ -13,6 +13,7 @@
 
 #include "libcommon/cli/msg.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/rec/buildid.h"
 #include "libcommon/rec/synth.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/stream/zenc.h"
@@ -28,7 +29,7 @@ id_hdr_size(const struct perf_event_attr *a)
 }
 
 static void
-put_buf(struct pd_buf *b)
+put_buf(struct pd_synth *b)
 {
 	if (queue_put(b->p, b->len) < 0)
 		nomem();
@@ -40,14 +41,14 @@ preamble(int argc, char **argv, pid_t child)
 {
 	struct pd_synth_event *sev;
 	struct pd_synth_tp *tps;
-	struct pd_buf b = { 0 };
+	struct pd_synth b = { 0 };
 	unsigned char hdr[PD_PIPE_HDR_SIZE];
 	size_t i, ntp = 0, idsz = id_hdr_size(&evs[0].attr);
 	int r = -1;
 
 	pd_put_u64(hdr, PD_MAGIC2);
 	pd_put_u64(hdr + 8, PD_PIPE_HDR_SIZE);
-	if (pd_buf_put(&b, hdr, sizeof(hdr)) < 0)
+	if (pd_synth_put(&b, hdr, sizeof(hdr)) < 0)
 		nomem();
 	sev = calloc(nevs, sizeof(*sev));
 	tps = calloc(nevs, sizeof(*tps));
@@ -148,7 +149,7 @@ preamble(int argc, char **argv, pid_t child)
 	put_buf(&b);
 	r = 0;
 out:
-	pd_buf_free(&b);
+	pd_synth_free(&b);
 	free(sev);
 	free(tps);
 	return r;
@@ -158,14 +159,14 @@ out:
 void
 build_ids(void)
 {
-	struct pd_buf b = { 0 };
+	struct pd_synth b = { 0 };
 	unsigned char id[20];
 	char path[PATH_MAX];
 	size_t i, idlen;
 	const char *f;
 
 	if (!evs[0].attr.exclude_kernel &&
-	    pd_elf_build_id("/sys/kernel/notes", 1, id, &idlen) == 0 &&
+	    pd_buildid_read("/sys/kernel/notes", 1, id, &idlen) == 0 &&
 	    pd_synth_build_id(&b, PERF_RECORD_MISC_KERNEL, -1, id, idlen,
 	    "[kernel.kallsyms]") < 0)
 		nomem();
@@ -182,7 +183,7 @@ build_ids(void)
 			snprintf(path, sizeof(path),
 			    "/sys/module/%.*s/notes/.note.gnu.build-id",
 			    (int)n, f + 1);
-			if (pd_elf_build_id(path, 1, id, &idlen) == 0 &&
+			if (pd_buildid_read(path, 1, id, &idlen) == 0 &&
 			    pd_synth_build_id(&b, PERF_RECORD_MISC_KERNEL,
 			    -1, id, idlen, f) < 0)
 				nomem();
@@ -190,7 +191,7 @@ build_ids(void)
 		}
 		if (f[0] != '/')
 			continue;	/* //anon, memfd and the like */
-		if (pd_elf_build_id(f, 0, id, &idlen) == 0 &&
+		if (pd_buildid_read(f, 0, id, &idlen) == 0 &&
 		    pd_synth_build_id(&b, PERF_RECORD_MISC_USER, -1, id, idlen,
 		    f) < 0)
 			nomem();
@@ -202,5 +203,5 @@ build_ids(void)
 	} else {
 		put_buf(&b);
 	}
-	pd_buf_free(&b);
+	pd_synth_free(&b);
 }

@@ -72,7 +72,7 @@ int
 read_rings(void)
 {
 	/* Built by synth in this host's order, not as little-endian bytes. */
-	static struct pd_buf rb;
+	static struct pd_synth rb;
 	const unsigned char *round;
 	ssize_t n, total = 0;
 	int i, full = 0;

@@ -165,7 +165,7 @@ main(int argc, char **argv)
 		uint64_t ts;
 
 		if (pd_rec_is_kernel(rec.type)) {
-			ts = pd_rec_time(pd_evlist_for_rec(el, &rec), &rec);
+			ts = pd_sample_rec_time(pd_evlist_for_rec(el, &rec), &rec);
 			/* No time: perf delivers it at once, and so do we. */
 			if (ts != 0 && ts != UINT64_MAX) {
 				if (sq_queue(q, rec.data, ts) < 0)

@@ -444,7 +444,7 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 	}
 	if (pd_rec_is_kernel(rec->type) && el->n > 0 &&
 	    (ev = pd_evlist_for_rec(el, rec)) != NULL)
-		note_time(st, pd_rec_time(ev, rec));
+		note_time(st, pd_sample_rec_time(ev, rec));
 }
 
 /* ----- the summary ----- */

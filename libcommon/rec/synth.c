@@ -5,9 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +28,7 @@
 #define MISC_BUILD_ID_SIZE	(1 << 15)
 
 int
-pd_buf_put(struct pd_buf *b, const void *p, size_t n)
+pd_synth_put(struct pd_synth *b, const void *p, size_t n)
 {
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
@@ -52,49 +50,49 @@ pd_buf_put(struct pd_buf *b, const void *p, size_t n)
 }
 
 void
-pd_buf_free(struct pd_buf *b)
+pd_synth_free(struct pd_synth *b)
 {
 	free(b->p);
 	memset(b, 0, sizeof(*b));
 }
 
 static int
-put_hdr(struct pd_buf *b, uint32_t type, uint16_t misc, size_t size)
+put_hdr(struct pd_synth *b, uint32_t type, uint16_t misc, size_t size)
 {
 	unsigned char h[8];
 
 	pd_put_u32(h, type);
 	pd_put_u16(h + 4, misc);
 	pd_put_u16(h + 6, (uint16_t)size);
-	return pd_buf_put(b, h, sizeof(h));
+	return pd_synth_put(b, h, sizeof(h));
 }
 
 static int
-put_u32(struct pd_buf *b, uint32_t v)
+put_u32(struct pd_synth *b, uint32_t v)
 {
-	return pd_buf_put(b, &v, sizeof(v));
+	return pd_synth_put(b, &v, sizeof(v));
 }
 
 static int
-put_u64(struct pd_buf *b, uint64_t v)
+put_u64(struct pd_synth *b, uint64_t v)
 {
-	return pd_buf_put(b, &v, sizeof(v));
+	return pd_synth_put(b, &v, sizeof(v));
 }
 
 /* A NUL-terminated string padded with zeros to a multiple of `align`. */
 static int
-put_str(struct pd_buf *b, const char *s, size_t align)
+put_str(struct pd_synth *b, const char *s, size_t align)
 {
 	size_t n = strlen(s) + 1, padded = (n + align - 1) / align * align;
 
-	if (pd_buf_put(b, s, n) < 0)
+	if (pd_synth_put(b, s, n) < 0)
 		return -1;
-	return pd_buf_put(b, NULL, padded - n);
+	return pd_synth_put(b, NULL, padded - n);
 }
 
 /* A perf header string: u32 length, then the padded string. */
 static int
-put_hstr(struct pd_buf *b, const char *s)
+put_hstr(struct pd_synth *b, const char *s)
 {
 	size_t n = (strlen(s) + 1 + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
 
@@ -104,7 +102,7 @@ put_hstr(struct pd_buf *b, const char *s)
 }
 
 int
-pd_synth_attr(struct pd_buf *b, const struct perf_event_attr *attr,
+pd_synth_attr(struct pd_synth *b, const struct perf_event_attr *attr,
     const uint64_t *ids, size_t nids)
 {
 	size_t asz = PD_ALIGN8(attr->size), size = 8 + asz + 8 * nids;
@@ -112,34 +110,34 @@ pd_synth_attr(struct pd_buf *b, const struct perf_event_attr *attr,
 	if (size > PD_REC_MAX)
 		return errno = E2BIG, -1;
 	if (put_hdr(b, PD_RECORD_HEADER_ATTR, 0, size) < 0 ||
-	    pd_buf_put(b, attr, attr->size) < 0 ||
-	    pd_buf_put(b, NULL, asz - attr->size) < 0 ||
-	    pd_buf_put(b, ids, 8 * nids) < 0)
+	    pd_synth_put(b, attr, attr->size) < 0 ||
+	    pd_synth_put(b, NULL, asz - attr->size) < 0 ||
+	    pd_synth_put(b, ids, 8 * nids) < 0)
 		return -1;
 	return 0;
 }
 
 int
-pd_synth_feature(struct pd_buf *b, unsigned feat, const void *body,
+pd_synth_feature(struct pd_synth *b, unsigned feat, const void *body,
     size_t len)
 {
 	if (16 + len > PD_REC_MAX)
 		return 0;	/* perf leaves such a feature out, too */
 	if (put_hdr(b, PD_RECORD_HEADER_FEATURE, 0, 16 + len) < 0 ||
-	    put_u64(b, feat) < 0 || pd_buf_put(b, body, len) < 0)
+	    put_u64(b, feat) < 0 || pd_synth_put(b, body, len) < 0)
 		return -1;
 	return 0;
 }
 
 static int
-feat_str(struct pd_buf *b, unsigned feat, const char *s)
+feat_str(struct pd_synth *b, unsigned feat, const char *s)
 {
-	struct pd_buf body = { 0 };
+	struct pd_synth body = { 0 };
 	int r = -1;
 
 	if (put_hstr(&body, s) == 0)
 		r = pd_synth_feature(b, feat, body.p, body.len);
-	pd_buf_free(&body);
+	pd_synth_free(&body);
 	return r;
 }
 
@@ -247,10 +245,10 @@ cpulist_max(const char *path)
 }
 
 int
-pd_synth_features(struct pd_buf *b, int argc, char **argv,
+pd_synth_features(struct pd_synth *b, int argc, char **argv,
     const struct pd_synth_event *evs, size_t nevs)
 {
-	struct pd_buf body = { 0 };
+	struct pd_synth body = { 0 };
 	struct utsname u;
 	char s[1024], exe[PATH_MAX];
 	ssize_t n;
@@ -306,22 +304,22 @@ pd_synth_features(struct pd_buf *b, int argc, char **argv,
 	    put_u32(&body, nevs ? evs[0].attr->size : 0) < 0)
 		goto out;
 	for (k = 0; k < nevs; k++)
-		if (pd_buf_put(&body, evs[k].attr, evs[k].attr->size) < 0 ||
+		if (pd_synth_put(&body, evs[k].attr, evs[k].attr->size) < 0 ||
 		    put_u32(&body, (uint32_t)evs[k].nids) < 0 ||
 		    put_hstr(&body, evs[k].name) < 0 ||
-		    pd_buf_put(&body, evs[k].ids, 8 * evs[k].nids) < 0)
+		    pd_synth_put(&body, evs[k].ids, 8 * evs[k].nids) < 0)
 			goto out;
 	if (pd_synth_feature(b, PD_FEAT_EVENT_DESC, body.p, body.len) < 0)
 		goto out;
 	r = 0;
 out:
-	pd_buf_free(&body);
+	pd_synth_free(&body);
 	return r;
 }
 
 /* Appends a whole file's contents; -1 with errno set. */
 static int
-put_file(struct pd_buf *b, const char *path, size_t *len)
+put_file(struct pd_synth *b, const char *path, size_t *len)
 {
 	char chunk[16384];
 	size_t start = b->len;
@@ -331,7 +329,7 @@ put_file(struct pd_buf *b, const char *path, size_t *len)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		if (pd_buf_put(b, chunk, n) < 0) {
+		if (pd_synth_put(b, chunk, n) < 0) {
 			close(fd);
 			errno = ENOMEM;
 			return -1;
@@ -345,7 +343,7 @@ put_file(struct pd_buf *b, const char *path, size_t *len)
 
 /* A file as "u64 (or u32) length, then its bytes". */
 static int
-put_sized_file(struct pd_buf *b, const char *path, int wide)
+put_sized_file(struct pd_synth *b, const char *path, int wide)
 {
 	size_t at = b->len, len = 0;
 
@@ -360,38 +358,38 @@ put_sized_file(struct pd_buf *b, const char *path, int wide)
 }
 
 int
-pd_synth_tracing_data(struct pd_buf *b, const char *tracefs,
+pd_synth_tracing_data(struct pd_synth *b, const char *tracefs,
     const struct pd_synth_tp *tps, size_t n)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r',
 	    'a', 'c', 'i', 'n', 'g' };
-	struct pd_buf blob = { 0 };
+	struct pd_synth blob = { 0 };
 	char path[PATH_MAX];
 	const char *sys;
 	unsigned char c;
 	size_t i, j, nsys, cnt, aligned;
 	int r = -1, saved;
 
-	if (pd_buf_put(&blob, magic, sizeof(magic)) < 0 ||
-	    pd_buf_put(&blob, "0.6", 4) < 0)
+	if (pd_synth_put(&blob, magic, sizeof(magic)) < 0 ||
+	    pd_synth_put(&blob, "0.6", 4) < 0)
 		goto nomem;
 	c = 0;
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	c = 1;
 #endif
-	if (pd_buf_put(&blob, &c, 1) < 0)
+	if (pd_synth_put(&blob, &c, 1) < 0)
 		goto nomem;
 	c = sizeof(long);
-	if (pd_buf_put(&blob, &c, 1) < 0 ||
+	if (pd_synth_put(&blob, &c, 1) < 0 ||
 	    put_u32(&blob, (uint32_t)sysconf(_SC_PAGESIZE)) < 0)
 		goto nomem;
 
-	if (pd_buf_put(&blob, "header_page", 12) < 0)
+	if (pd_synth_put(&blob, "header_page", 12) < 0)
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/events/header_page", tracefs);
 	if (put_sized_file(&blob, path, 1) < 0)
 		goto fail;
-	if (pd_buf_put(&blob, "header_event", 13) < 0)
+	if (pd_synth_put(&blob, "header_event", 13) < 0)
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/events/header_event", tracefs);
 	if (put_sized_file(&blob, path, 1) < 0)
@@ -415,7 +413,7 @@ pd_synth_tracing_data(struct pd_buf *b, const char *tracefs,
 			continue;
 		for (cnt = 0, j = i; j < n; j++)
 			cnt += strcmp(tps[j].sys, sys) == 0;
-		if (pd_buf_put(&blob, sys, strlen(sys) + 1) < 0 ||
+		if (pd_synth_put(&blob, sys, strlen(sys) + 1) < 0 ||
 		    put_u32(&blob, (uint32_t)cnt) < 0)
 			goto nomem;
 		for (j = i; j < n; j++) {
@@ -440,8 +438,8 @@ pd_synth_tracing_data(struct pd_buf *b, const char *tracefs,
 	aligned = PD_ALIGN8(blob.len);
 	if (put_hdr(b, PD_RECORD_HEADER_TRACING_DATA, 0, 16) < 0 ||
 	    put_u32(b, (uint32_t)aligned) < 0 || put_u32(b, 0) < 0 ||
-	    pd_buf_put(b, blob.p, blob.len) < 0 ||
-	    pd_buf_put(b, NULL, aligned - blob.len) < 0)
+	    pd_synth_put(b, blob.p, blob.len) < 0 ||
+	    pd_synth_put(b, NULL, aligned - blob.len) < 0)
 		goto nomem;
 	r = 0;
 	goto out;
@@ -450,38 +448,38 @@ nomem:
 fail:
 out:
 	saved = errno;
-	pd_buf_free(&blob);
+	pd_synth_free(&blob);
 	errno = saved;
 	return r;
 }
 
 int
-pd_synth_comm(struct pd_buf *b, pid_t pid, pid_t tid, const char *comm,
+pd_synth_comm(struct pd_synth *b, pid_t pid, pid_t tid, const char *comm,
     size_t idsz)
 {
 	size_t sl = PD_ALIGN8(strlen(comm) + 1);
 
 	if (put_hdr(b, PERF_RECORD_COMM, 0, 16 + sl + idsz) < 0 ||
 	    put_u32(b, pid) < 0 || put_u32(b, tid) < 0 ||
-	    put_str(b, comm, 8) < 0 || pd_buf_put(b, NULL, idsz) < 0)
+	    put_str(b, comm, 8) < 0 || pd_synth_put(b, NULL, idsz) < 0)
 		return -1;
 	return 0;
 }
 
 int
-pd_synth_fork(struct pd_buf *b, pid_t pid, pid_t ppid, pid_t tid,
+pd_synth_fork(struct pd_synth *b, pid_t pid, pid_t ppid, pid_t tid,
     pid_t ptid, size_t idsz)
 {
 	if (put_hdr(b, PERF_RECORD_FORK, 0, 32 + idsz) < 0 ||
 	    put_u32(b, pid) < 0 || put_u32(b, ppid) < 0 ||
 	    put_u32(b, tid) < 0 || put_u32(b, ptid) < 0 ||
-	    put_u64(b, 0) < 0 || pd_buf_put(b, NULL, idsz) < 0)
+	    put_u64(b, 0) < 0 || pd_synth_put(b, NULL, idsz) < 0)
 		return -1;
 	return 0;
 }
 
 static int
-mmap2(struct pd_buf *b, uint16_t misc, pid_t pid, pid_t tid, uint64_t start,
+mmap2(struct pd_synth *b, uint16_t misc, pid_t pid, pid_t tid, uint64_t start,
     uint64_t len, uint64_t pgoff, uint32_t maj, uint32_t min, uint64_t ino,
     uint32_t prot, uint32_t flags, const char *file, size_t idsz)
 {
@@ -496,7 +494,7 @@ mmap2(struct pd_buf *b, uint16_t misc, pid_t pid, pid_t tid, uint64_t start,
 	    put_u32(b, min) < 0 || put_u64(b, ino) < 0 ||
 	    put_u64(b, 0) < 0 || put_u32(b, prot) < 0 ||
 	    put_u32(b, flags) < 0 || put_str(b, file, 8) < 0 ||
-	    pd_buf_put(b, NULL, idsz) < 0)
+	    pd_synth_put(b, NULL, idsz) < 0)
 		return -1;
 	return 0;
 }
@@ -530,7 +528,7 @@ task_status(pid_t pid, pid_t tid, char *comm, size_t clen, pid_t *tgid,
 }
 
 static int
-process_maps(struct pd_buf *b, pid_t pid, int data, size_t idsz)
+process_maps(struct pd_synth *b, pid_t pid, int data, size_t idsz)
 {
 	char path[64], line[PATH_MAX + 256], perm[8], *file;
 	unsigned long long start, end, pgoff, ino;
@@ -571,7 +569,7 @@ process_maps(struct pd_buf *b, pid_t pid, int data, size_t idsz)
 }
 
 int
-pd_synth_process(struct pd_buf *b, pid_t pid, int fork, int data,
+pd_synth_process(struct pd_synth *b, pid_t pid, int fork, int data,
     size_t idsz)
 {
 	char path[64], comm[64];
@@ -604,7 +602,7 @@ pd_synth_process(struct pd_buf *b, pid_t pid, int fork, int data,
 }
 
 int
-pd_synth_all_processes(struct pd_buf *b, int data, size_t idsz)
+pd_synth_all_processes(struct pd_synth *b, int data, size_t idsz)
 {
 	struct dirent *de;
 	DIR *d;
@@ -620,7 +618,7 @@ pd_synth_all_processes(struct pd_buf *b, int data, size_t idsz)
 }
 
 static int
-kmmap(struct pd_buf *b, const char *name, uint64_t start, uint64_t len,
+kmmap(struct pd_synth *b, const char *name, uint64_t start, uint64_t len,
     uint64_t pgoff, size_t idsz)
 {
 	size_t sl = PD_ALIGN8(strlen(name) + 1);
@@ -630,13 +628,13 @@ kmmap(struct pd_buf *b, const char *name, uint64_t start, uint64_t len,
 	    put_u32(b, (uint32_t)-1) < 0 || put_u32(b, 0) < 0 ||
 	    put_u64(b, start) < 0 || put_u64(b, len) < 0 ||
 	    put_u64(b, pgoff) < 0 || put_str(b, name, 8) < 0 ||
-	    pd_buf_put(b, NULL, idsz) < 0)
+	    pd_synth_put(b, NULL, idsz) < 0)
 		return -1;
 	return 0;
 }
 
 int
-pd_synth_kernel_mmaps(struct pd_buf *b, size_t idsz)
+pd_synth_kernel_mmaps(struct pd_synth *b, size_t idsz)
 {
 	char line[512], name[256], t;
 	unsigned long long addr, text = 0, etext = 0, size;
@@ -676,13 +674,13 @@ pd_synth_kernel_mmaps(struct pd_buf *b, size_t idsz)
 }
 
 int
-pd_synth_empty(struct pd_buf *b, uint32_t type)
+pd_synth_empty(struct pd_synth *b, uint32_t type)
 {
 	return put_hdr(b, type, 0, 8);
 }
 
 int
-pd_synth_build_id(struct pd_buf *b, uint16_t misc, int32_t pid,
+pd_synth_build_id(struct pd_synth *b, uint16_t misc, int32_t pid,
     const unsigned char *id, size_t idlen, const char *filename)
 {
 	unsigned char bid[24] = { 0 };
@@ -694,84 +692,11 @@ pd_synth_build_id(struct pd_buf *b, uint16_t misc, int32_t pid,
 	bid[20] = (unsigned char)idlen;
 	if (put_hdr(b, PD_RECORD_HEADER_BUILD_ID,
 	    misc | MISC_BUILD_ID_SIZE, size) < 0 ||
-	    pd_buf_put(b, &pid, 4) < 0 || pd_buf_put(b, bid, 24) < 0 ||
-	    pd_buf_put(b, filename, fl) < 0 ||
-	    pd_buf_put(b, NULL, size - 36 - fl) < 0)
+	    pd_synth_put(b, &pid, 4) < 0 || pd_synth_put(b, bid, 24) < 0 ||
+	    pd_synth_put(b, filename, fl) < 0 ||
+	    pd_synth_put(b, NULL, size - 36 - fl) < 0)
 		return -1;
 	return 0;
-}
-
-/* NT_GNU_BUILD_ID in a run of raw note bytes. */
-static int
-raw_notes_build_id(const unsigned char *p, size_t len, unsigned char id[20],
-    size_t *idlen)
-{
-	size_t off = 0, nsz, dsz, type;
-
-	while (off + 12 <= len) {
-		nsz = pd_get_u32(p + off);
-		dsz = pd_get_u32(p + off + 4);
-		type = pd_get_u32(p + off + 8);
-		off += 12;
-		if (nsz > len - off || dsz > len - off - ((nsz + 3) & ~3UL))
-			return -1;
-		if (type == NT_GNU_BUILD_ID && nsz == 4 &&
-		    memcmp(p + off, "GNU", 4) == 0) {
-			off += 4;
-			*idlen = dsz > 20 ? 20 : dsz;
-			memcpy(id, p + off, *idlen);
-			return 0;
-		}
-		off += ((nsz + 3) & ~3UL) + ((dsz + 3) & ~3UL);
-	}
-	return -1;
-}
-
-int
-pd_elf_build_id(const char *path, int raw_notes, unsigned char id[20],
-    size_t *idlen)
-{
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	Elf_Data *d;
-	GElf_Shdr sh;
-	GElf_Nhdr nh;
-	size_t off, noff, doff;
-	int fd, r = -1;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	if (raw_notes) {
-		unsigned char buf[4096];
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		close(fd);
-		return n > 0 ? raw_notes_build_id(buf, n, id, idlen) : -1;
-	}
-	elf_version(EV_CURRENT);
-	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
-		close(fd);
-		return -1;
-	}
-	while (r < 0 && (scn = elf_nextscn(e, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE)
-			continue;
-		if ((d = elf_getdata(scn, NULL)) == NULL)
-			continue;
-		off = 0;
-		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0) {
-				*idlen = nh.n_descsz > 20 ? 20 : nh.n_descsz;
-				memcpy(id, (char *)d->d_buf + doff, *idlen);
-				r = 0;
-				break;
-			}
-		}
-	}
-	elf_end(e);
-	close(fd);
-	return r;
 }
 
 const char *

@@ -4,8 +4,8 @@
  * kernel's: HEADER_ATTR, HEADER_FEATURE (host facts read from uname,
  * /proc and /sys), HEADER_TRACING_DATA with its blob (from tracefs),
  * COMM/FORK/MMAP2 for threads that already exist (from /proc), the
- * kernel's MMAP, FINISHED_INIT/ROUND and HEADER_BUILD_ID (build ids read
- * with libelf). Records are appended to a growable buffer in native
+ * kernel's MMAP, FINISHED_INIT/ROUND and HEADER_BUILD_ID (build ids
+ * from buildid.h). Records are appended to a growable buffer in native
  * byte order, each padded to 8 bytes except FEATURE bodies, which are
  * byte-identical to perf's.
  */
@@ -18,19 +18,19 @@
 
 struct perf_event_attr;
 
-/* A growable byte buffer. Start zeroed; pd_buf_free() releases it. */
-struct pd_buf {
+/* A growable byte buffer. Start zeroed; pd_synth_free() releases it. */
+struct pd_synth {
 	unsigned char	*p;
 	size_t		 len;
 	size_t		 cap;
 };
 
 /* Appends n bytes (p NULL: n zero bytes). 0 or -1 (no memory). */
-int	pd_buf_put(struct pd_buf *, const void *p, size_t n);
-void	pd_buf_free(struct pd_buf *);
+int	pd_synth_put(struct pd_synth *, const void *p, size_t n);
+void	pd_synth_free(struct pd_synth *);
 
 /* HEADER_ATTR: the attr (attr->size bytes) and its sample ids. 0/-1. */
-int	pd_synth_attr(struct pd_buf *, const struct perf_event_attr *attr,
+int	pd_synth_attr(struct pd_synth *, const struct perf_event_attr *attr,
 	    const uint64_t *ids, size_t nids);
 
 /* An event as EVENT_DESC describes it. */
@@ -49,11 +49,11 @@ struct pd_synth_event {
  * (cpuid off x86) are left out. No end marker (see FORMAT.md B.3.4).
  * 0, or -1 (no memory).
  */
-int	pd_synth_features(struct pd_buf *, int argc, char **argv,
+int	pd_synth_features(struct pd_synth *, int argc, char **argv,
 	    const struct pd_synth_event *evs, size_t nevs);
 
 /* One FEATURE record with an arbitrary body. 0 or -1. */
-int	pd_synth_feature(struct pd_buf *, unsigned feat, const void *body,
+int	pd_synth_feature(struct pd_synth *, unsigned feat, const void *body,
 	    size_t len);
 
 /* A tracepoint whose format goes into the tracing data. */
@@ -68,16 +68,16 @@ struct pd_synth_tp {
  * kallsyms, printk formats and saved cmdlines, from the tracefs mount.
  * 0, or -1 with errno set (a format file cannot be read, no memory).
  */
-int	pd_synth_tracing_data(struct pd_buf *, const char *tracefs,
+int	pd_synth_tracing_data(struct pd_synth *, const char *tracefs,
 	    const struct pd_synth_tp *tps, size_t n);
 
 /*
  * Kernel-type records for existing state. Each carries an all-zero
  * sample_id_all trailer of id_hdr_size bytes, as perf's do.
  */
-int	pd_synth_comm(struct pd_buf *, pid_t pid, pid_t tid, const char *comm,
+int	pd_synth_comm(struct pd_synth *, pid_t pid, pid_t tid, const char *comm,
 	    size_t id_hdr_size);
-int	pd_synth_fork(struct pd_buf *, pid_t pid, pid_t ppid, pid_t tid,
+int	pd_synth_fork(struct pd_synth *, pid_t pid, pid_t ppid, pid_t tid,
 	    pid_t ptid, size_t id_hdr_size);
 
 /*
@@ -86,36 +86,28 @@ int	pd_synth_fork(struct pd_buf *, pid_t pid, pid_t ppid, pid_t tid,
  * from /proc. A process that vanished meanwhile is skipped: 0. -1 only
  * for no memory.
  */
-int	pd_synth_process(struct pd_buf *, pid_t pid, int fork, int data,
+int	pd_synth_process(struct pd_synth *, pid_t pid, int fork, int data,
 	    size_t id_hdr_size);
 
 /* COMM/FORK/MMAP2 for every process in /proc (perf record -a). 0/-1. */
-int	pd_synth_all_processes(struct pd_buf *, int data, size_t id_hdr_size);
+int	pd_synth_all_processes(struct pd_synth *, int data, size_t id_hdr_size);
 
 /*
  * The kernel's MMAP ("[kernel.kallsyms]_text", pid -1) from /proc/kallsyms
  * and one MMAP per module from /proc/modules. 0, or -1 (no memory);
  * without readable addresses nothing is written.
  */
-int	pd_synth_kernel_mmaps(struct pd_buf *, size_t id_hdr_size);
+int	pd_synth_kernel_mmaps(struct pd_synth *, size_t id_hdr_size);
 
 /* A record that is only a header: FINISHED_ROUND, FINISHED_INIT. */
-int	pd_synth_empty(struct pd_buf *, uint32_t type);
+int	pd_synth_empty(struct pd_synth *, uint32_t type);
 
 /*
  * HEADER_BUILD_ID: misc carries the cpumode (user or kernel), pid is
  * -1 for the host. 0 or -1.
  */
-int	pd_synth_build_id(struct pd_buf *, uint16_t misc, int32_t pid,
+int	pd_synth_build_id(struct pd_synth *, uint16_t misc, int32_t pid,
 	    const unsigned char *id, size_t idlen, const char *filename);
-
-/*
- * The GNU build id of an ELF file (idlen bytes, at most 20 stored in id),
- * or of raw note bytes (/sys/kernel/notes) when `raw_notes` is set.
- * 0, or -1 when the file cannot be read or has no build id.
- */
-int	pd_elf_build_id(const char *path, int raw_notes, unsigned char id[20],
-	    size_t *idlen);
 
 /*
  * The file name in an MMAP or MMAP2 record of `size` bytes, or NULL

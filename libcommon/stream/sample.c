@@ -293,7 +293,7 @@ pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 }
 
 uint64_t
-pd_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
+pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
 {
 	uint64_t st;
 	unsigned off;

@@ -104,6 +104,6 @@ int	pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
  * SAMPLE, or the trailer's time), or 0 when it has none. Cheap: it does
  * not parse the whole sample.
  */
-uint64_t	pd_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec);
+uint64_t	pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec);
 
 #endif /* PD_SAMPLE_H */

@@ -422,7 +422,7 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 	}
 	if (pd_rec_is_kernel(rec->type) && q->el->n > 0 &&
 	    (ev = pd_evlist_for_rec(q->el, rec)) != NULL)
-		t = pd_rec_time(ev, rec);
+		t = pd_sample_rec_time(ev, rec);
 	if (t == 0 || t == UINT64_MAX) {
 		/* No time: perf applies it at once, where it stands. */
 		deliver(q, e);

@@ -91,7 +91,7 @@ walk(int fd, int flags)
 			}
 		} else if (ev != NULL && pd_rec_is_kernel(rec.type))
 			pd_sample_id_parse(ev, &rec, &s, &why);
-		pd_rec_time(ev, &rec);
+		pd_sample_rec_time(ev, &rec);
 		if (rec.type != PERF_RECORD_SAMPLE)
 			pd_decode_rec(&rec, ev, &dv, &why);
 		if (rec.type == PD_RECORD_HEADER_ATTR && rec.size > 8)

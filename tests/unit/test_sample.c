@@ -101,7 +101,7 @@ test_all_fixed(void)
 	T(s.data_page_size == 4096 && s.code_page_size == 8192);
 	T(s.aux_size == 8 && s.aux != NULL &&
 	    pd_get_u64(s.aux) == 0x1122334455667788ULL);
-	T(pd_rec_time(ev, &(struct pd_rec){ .data = b_buf + at,
+	T(pd_sample_rec_time(ev, &(struct pd_rec){ .data = b_buf + at,
 	    .type = PERF_RECORD_SAMPLE, .size = b_len - at }) == 12345);
 
 	/* One byte short anywhere: the last field does not fit. */
@@ -412,10 +412,10 @@ test_trailer(void)
 	T(s.pid == 5 && s.tid == 6 && s.time == 4242 && s.id == 1);
 	T(s.stream_id == 8 && s.cpu == 2);
 	T(s.identifier_off == r.size - 8 && s.id_off == r.size - 32);
-	T(pd_rec_time(ev, &r) == 4242);
+	T(pd_sample_rec_time(ev, &r) == 4242);
 	r.size = 40;			/* shorter than the trailer */
 	T(pd_sample_id_parse(ev, &r, &s, &why) < 0);
-	T(pd_rec_time(ev, &r) == 0);
+	T(pd_sample_rec_time(ev, &r) == 0);
 
 	/* No sample_id_all: no trailer, no time. */
 	a.flags = 0;
@@ -423,7 +423,7 @@ test_trailer(void)
 	r = b_view(at);
 	T(ev->id_hdr_size == 0);
 	T(pd_sample_id_parse(ev, &r, &s, &why) == 0);
-	T(pd_rec_time(ev, &r) == 0);
+	T(pd_sample_rec_time(ev, &r) == 0);
 }
 
 int

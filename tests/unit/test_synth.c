@@ -77,7 +77,7 @@ test_parse(void)
 static void
 test_records(void)
 {
-	struct pd_buf b = { 0 };
+	struct pd_synth b = { 0 };
 	struct perf_event_attr attr;
 	struct pd_synth_event se;
 	struct pd_header_info hi;
@@ -145,7 +145,7 @@ test_records(void)
 	T(b.len == 48 && pd_get_u16(b.p + 6) == 48 && b.p[32] == 20 &&
 	    b.p[12] == 0xab && strcmp((char *)b.p + 36, "/bin/x") == 0 &&
 	    (pd_get_u16(b.p + 4) & 0x8000));
-	pd_buf_free(&b);
+	pd_synth_free(&b);
 }
 
 int

@@ -84,7 +84,7 @@ our_syms(void)
 {
 	struct pd_syms *sy = pd_syms_new(NULL);
 	struct pd_evlist el;
-	struct pd_buf b = { 0 };
+	struct pd_synth b = { 0 };
 	struct pd_rec rec;
 	size_t off = 0;
 
@@ -102,7 +102,7 @@ our_syms(void)
 		(void)pd_syms_record(sy, &el, &rec);
 		off += rec.size;
 	}
-	pd_buf_free(&b);
+	pd_synth_free(&b);
 	pd_evlist_free(&el);
 	return sy;
 }
