@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "libcommon/stream/events.h"
+#include "libcommon/rec/events.h"
 
 struct pd_writer;
 struct pd_zenc;

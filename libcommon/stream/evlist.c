@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/stream/events.h"
+#include "libcommon/stream/evname.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 

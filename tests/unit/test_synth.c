@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libcommon/events and libcommon/synth: event names and the -e parser;
+ * libcommon/stream/evname and rec/events, rec/synth: event names and the -e parser;
  * records built the way perf lays them out, read back by the reader's
  * own modules (evlist, feature).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "libcommon/stream/events.h"
+#include "libcommon/rec/events.h"
+#include "libcommon/stream/evname.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
