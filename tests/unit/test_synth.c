@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libcommon/stream/evname and rec/events, rec/synth: event names and the -e parser;
- * records built the way perf lays them out, read back by the reader's
- * own modules (evlist, feature).
+ * stream/evname, rec/events and rec/synth: event names and the -e
+ * parser; records built the way perf lays them out, read back by the
+ * reader's own modules (evlist, feature).
  */
 #include <stdlib.h>
 #include <string.h>
