@@ -14,8 +14,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include <gelf.h>
+
 #include "libcommon/stream/perf.h"
 #include "libcommon/sym/symint.h"
+#include "libcommon/sym/symtab.h"
 
 int
 pd_kallsyms_host(struct pd_syms *sy)
@@ -34,7 +37,7 @@ pd_kallsyms_host(struct pd_syms *sy)
 }
 
 struct kparse {
-	void		*b;
+	struct pd_symtab_builder b;
 	uint64_t	 ref;		/* the reference symbol's address */
 	int		 has_ref;
 	size_t		 n, nonzero;
@@ -78,9 +81,10 @@ parse(struct pd_syms *sy, FILE *f, struct kparse *kp)
 		kp->n++;
 		if (a != 0)
 			kp->nonzero++;
-		if (pd_symtab_build_add(kp->b, a, name,
-		    mod != NULL ? (size_t)(mod - name) : strlen(name), type,
-		    mod != NULL) < 0) {
+		if (pd_symtab_add(&kp->b, a, 0, name,
+		    mod != NULL ? (size_t)(mod - name) : strlen(name),
+		    type == 'W' ? STB_WEAK : isupper((unsigned char)type) ?
+		    STB_GLOBAL : STB_LOCAL, mod != NULL) < 0) {
 			r = -1;
 			break;
 		}
@@ -123,20 +127,15 @@ pd_kallsyms_load(struct pd_syms *sy)
 		return 0;
 	}
 	memset(&kp, 0, sizeof(kp));
-	if ((kp.b = pd_symtab_build_new()) == NULL) {
-		fclose(f);
-		return 0;
-	}
 	if (parse(sy, f, &kp) < 0 || ferror(f)) {
 		fclose(f);
-		pd_symtab_build_end(kp.b, &sy->ksyms);
-		pd_symtab_free(&sy->ksyms);
+		pd_symtab_builder_free(&kp.b);
 		pd_syms_note(sy, "%s: cannot read it; kernel symbols are not "
 		    "shown", file);
 		return 0;
 	}
 	fclose(f);
-	if (pd_symtab_build_end(kp.b, &sy->ksyms) < 0)
+	if (pd_symtab_finish(&kp.b, &sy->ksyms, 1) < 0)
 		return 0;
 	if (kp.nonzero == 0) {
 		pd_symtab_free(&sy->ksyms);

@@ -12,19 +12,7 @@
 
 #include "libcommon/stream/feature.h"
 #include "libcommon/sym/symbols.h"
-
-/* One symbol: [start, end) in the file's virtual addresses. */
-struct sym {
-	uint64_t	 start, end;
-	const char	*name;
-};
-
-/* A sorted symbol table and the pool its names live in. */
-struct symtab {
-	struct sym	*syms;
-	size_t		 n;
-	char		*pool;
-};
+#include "libcommon/sym/symtab.h"
 
 enum dso_kind {
 	DSO_FILE,		/* an ELF file on disk */
@@ -179,7 +167,7 @@ void		 pd_syms_procs_free(struct pd_syms *);
 int		 pd_syms_find_map(struct pd_syms *, uint32_t pid, int kernel,
 		    uint64_t addr, const struct pd_map **, struct dso **);
 
-/* symbols.c */
+/* dso.c */
 /* Which file a map was of: the MMAP2 build id, or its inode. */
 struct dso_id {
 	const unsigned char *bid;
@@ -194,16 +182,13 @@ void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
 		    const unsigned char *bid, size_t bidlen);
 int		 pd_syms_bid_add(struct pd_syms *, const char *path,
 		    size_t len, const unsigned char *bid, size_t bidlen);
+/* A dso's symbols, loaded on its first address; every dso freed. */
+void		 pd_dso_load(struct pd_syms *, struct dso *);
+void		 pd_dsos_free(struct pd_syms *);
+
+/* notes.c: a note for the tool to print (bounded, escaped). */
 void		 pd_syms_note(struct pd_syms *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
-void		 pd_symtab_free(struct symtab *);
-const struct sym *pd_symtab_find(const struct symtab *, uint64_t addr);
-
-/* kallsyms symbols are built with these (symbols.c) */
-void		*pd_symtab_build_new(void);
-int		 pd_symtab_build_add(void *, uint64_t start, const char *name,
-		    size_t nlen, char type, int module);
-int		 pd_symtab_build_end(void *, struct symtab *);
 
 /*
  * kallsyms.c: whether the stream comes from this host (1), not (0), or

@@ -1,0 +1,1086 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Dsos: the files maps name, one per path and build id (or inode), and
+ * their symbols. A file is loaded once, on the first address that falls
+ * in it: libdwfl opens it (and finds separate debuginfo under the debug
+ * dir by build id or debuglink, or from debuginfod), its .symtab (else
+ * .dynsym) becomes a symtab (symtab.h), and the Dwfl is ended again, so
+ * no file stays open.
+ */
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libiberty/demangle.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libcommon/stream/esc.h"
+#include "libcommon/stream/idmap.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/sym/symint.h"
+#include "libcommon/sym/symtab.h"
+
+static void
+dso_free(struct dso *d)
+{
+	/* A dso sharing another's file frees nothing of it. */
+	if (d->shares == NULL) {
+		pd_symtab_free(&d->st);
+		free(d->loads);
+	}
+	free(d->name_buf);
+	free(d->path);
+	free(d);
+}
+
+void
+pd_dsos_free(struct pd_syms *sy)
+{
+	struct dso *d, *next;
+	size_t i;
+
+	for (i = 0; i < sy->dcap; i++)
+		for (d = sy->dhash[i]; d != NULL; d = next) {
+			next = d->next;
+			dso_free(d);
+		}
+	free(sy->dhash);
+	free(sy->fhash);
+	for (i = 0; i < sy->nbids; i++)
+		free(sy->bids[i].path);
+	free(sy->bids);
+	free(sy->bidhash);
+}
+
+/* FNV-1a from a per-run seed, mixed. */
+static uint64_t
+hash_name(const struct pd_syms *sy, const char *s)
+{
+	uint64_t h = 1469598103934665603ULL ^ sy->seed;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return pd_idmap_mix(h, 0);
+}
+
+static int
+dhash_grow(struct pd_syms *sy)
+{
+	size_t ncap = sy->dcap ? sy->dcap * 2 : 256, i;
+	struct dso **nh, *d, *next;
+
+	if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
+		return -1;
+	for (i = 0; i < sy->dcap; i++)
+		for (d = sy->dhash[i]; d != NULL; d = next) {
+			size_t k = hash_name(sy, d->name) & (ncap - 1);
+
+			next = d->next;
+			d->next = nh[k];
+			nh[k] = d;
+		}
+	free(sy->dhash);
+	sy->dhash = nh;
+	sy->dcap = ncap;
+	return 0;
+}
+
+/* perf's is_anon_memory: maps perf looks up in /tmp/perf-PID.map. */
+static int
+is_anon(const char *path)
+{
+	return strcmp(path, "//anon") == 0 ||
+	    strncmp(path, "/dev/zero", 9) == 0 ||
+	    strncmp(path, "/anon_hugepage", 14) == 0;
+}
+
+/* A module's dso name as perf makes it: "/x/nf-nat.ko.xz" -> "[nf_nat]". */
+static char *
+module_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *s, *p;
+
+	if (path[0] == '[')
+		return strdup(path);
+	b = b != NULL ? b + 1 : path;
+	if (asprintf(&s, "[%s", b) < 0)
+		return NULL;
+	if ((p = strchr(s, '.')) != NULL)
+		*p = '\0';
+	for (p = s; *p != '\0'; p++)
+		if (*p == '-')
+			*p = '_';
+	p = s;
+	if (asprintf(&s, "%s]", p) < 0)
+		s = NULL;
+	free(p);
+	return s;
+}
+
+static void
+dso_set_bid(struct dso *d, const unsigned char *bid, size_t len)
+{
+	if (len > 20)
+		len = 20;
+	memcpy(d->bid, bid, len);
+	d->bidlen = len;
+}
+
+/*
+ * A path with "//" and "/./" collapsed, or NULL when it has none (or
+ * out of memory: the path is then used as it is). The kernel never
+ * writes them; a stream that does would make one dso per spelling of
+ * one file.
+ */
+static char *
+normal_path(const char *path)
+{
+	const char *p;
+	char *s, *q;
+
+	for (p = path; *p != '\0'; p++)
+		if (p[0] == '/' && (p[1] == '/' || (p[1] == '.' &&
+		    (p[2] == '/' || p[2] == '\0'))))
+			break;
+	if (*p == '\0' || (s = strdup(path)) == NULL)
+		return NULL;
+	for (p = path, q = s; *p != '\0'; ) {
+		if (p[0] == '/' && p[1] == '/') {
+			p++;
+			continue;
+		}
+		if (p[0] == '/' && p[1] == '.' && (p[2] == '/' ||
+		    p[2] == '\0')) {
+			p += 2;
+			continue;
+		}
+		*q++ = *p++;
+	}
+	if (q > s + 1 && q[-1] == '/')
+		q--;
+	if (q == s)
+		*q++ = '/';
+	*q = '\0';
+	return s;
+}
+
+/* The HEADER_BUILD_ID note of a path, or NULL. */
+static const struct bidnote *
+bid_find(const struct pd_syms *sy, const char *path)
+{
+	size_t i;
+
+	if (sy->nbids == 0)
+		return NULL;
+	for (i = sy->bidhash[hash_name(sy, path) & (sy->bidcap - 1)]; i != 0;
+	    i = sy->bids[i - 1].next)
+		if (strcmp(sy->bids[i - 1].path, path) == 0)
+			return &sy->bids[i - 1];
+	return NULL;
+}
+
+/*
+ * Keeps a HEADER_BUILD_ID's path and build id for dsos made later (the
+ * first one of a path counts), and gives it to those of that path now.
+ */
+int
+pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
+    const unsigned char *bid, size_t bidlen)
+{
+	struct bidnote *b, *nb;
+	size_t *nh, i, k, ncap;
+	char *p, *np;
+
+	if ((p = strndup(path, len)) == NULL)
+		return -1;
+	if ((np = normal_path(p)) != NULL) {
+		free(p);
+		p = np;
+	}
+	if (bid_find(sy, p) != NULL)
+		goto apply;
+	if (sy->nbids == sy->bidcap) {
+		ncap = sy->bidcap ? sy->bidcap * 2 : 32;
+		if ((nb = realloc(sy->bids, ncap * sizeof(*nb))) == NULL)
+			goto fail;
+		sy->bids = nb;
+		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
+			goto fail;
+		free(sy->bidhash);
+		sy->bidhash = nh;
+		sy->bidcap = ncap;
+		for (i = 0; i < sy->nbids; i++) {
+			k = hash_name(sy, sy->bids[i].path) & (ncap - 1);
+			sy->bids[i].next = nh[k];
+			nh[k] = i + 1;
+		}
+	}
+	b = &sy->bids[sy->nbids];
+	b->path = p;
+	memcpy(b->bid, bid, bidlen);
+	b->len = bidlen;
+	k = hash_name(sy, p) & (sy->bidcap - 1);
+	b->next = sy->bidhash[k];
+	sy->bidhash[k] = ++sy->nbids;
+	pd_syms_dso_bid(sy, p, bid, bidlen);
+	return 0;
+apply:
+	pd_syms_dso_bid(sy, p, bid, bidlen);
+	free(p);
+	return 0;
+fail:
+	free(p);
+	return -1;
+}
+
+struct dso *
+pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
+    int kernel, uint32_t pid)
+{
+	const unsigned char *bid = id->bid;
+	size_t bidlen = id->bidlen;
+	char *name = NULL, *norm = NULL;
+	const char *key = path;
+	const struct bidnote *bn;
+	enum dso_kind kind;
+	struct dso *d, *ovf = NULL;
+	size_t k, same = 0;
+
+	if (kernel) {
+		if (strncmp(path, "[kernel.kallsyms", 16) == 0) {
+			kind = DSO_KERNEL;
+			key = "[kernel.kallsyms]";
+		} else {
+			kind = DSO_MODULE;
+			if ((name = module_name(path)) == NULL)
+				return NULL;
+			key = name;
+		}
+	} else if (strcmp(path, "[vdso]") == 0)
+		kind = DSO_VDSO;
+	else if (is_anon(path)) {
+		kind = DSO_PERFMAP;
+		if (asprintf(&name, "/tmp/perf-%d.map", (int)pid) < 0)
+			return NULL;
+		key = name;
+	} else if (path[0] == '/' && strncmp(path, "/SYSV", 5) != 0) {
+		kind = DSO_FILE;
+		if ((norm = normal_path(path)) != NULL)
+			key = path = norm;
+	} else
+		kind = DSO_NOFILE;
+
+	if (sy->dcap == 0 && dhash_grow(sy) < 0)
+		goto fail;
+	k = hash_name(sy, key) & (sy->dcap - 1);
+	for (d = sy->dhash[k]; d != NULL; d = d->next) {
+		if (strcmp(d->name, key) != 0 || d->kind != kind)
+			continue;
+		if (d->overflow) {
+			ovf = d;
+			continue;
+		}
+		same++;
+		/* A file replaced while recorded is another dso. */
+		if (id->ino != 0 && d->ino != 0 && (id->ino != d->ino ||
+		    id->maj != d->maj || id->min != d->min))
+			continue;
+		if (bidlen == 0 || d->bidlen == 0 ||
+		    (d->bidlen == bidlen && memcmp(d->bid, bid, bidlen) == 0))
+			break;
+	}
+	if (d != NULL) {
+		/* A build id that arrives before the file is loaded counts. */
+		if (bidlen > 0 && d->bidlen == 0 && !d->loaded)
+			dso_set_bid(d, bid, bidlen);
+		if (id->ino != 0 && d->ino == 0) {
+			d->ino = id->ino;
+			d->maj = id->maj;
+			d->min = id->min;
+		}
+		free(name);
+		free(norm);
+		return d;
+	}
+	if (same >= DSO_SAME_MAX && ovf != NULL) {
+		free(name);
+		free(norm);
+		return ovf;
+	}
+	if (sy->dn * 2 >= sy->dcap && dhash_grow(sy) < 0)
+		goto fail;
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		goto fail;
+	if ((d->path = strdup(path)) == NULL) {
+		free(d);
+		goto fail;
+	}
+	d->kind = kind;
+	d->ino = id->ino;
+	d->maj = id->maj;
+	d->min = id->min;
+	d->name_buf = name;
+	d->name = name != NULL ? name : kind == DSO_KERNEL ?
+	    "[kernel.kallsyms]" : d->path;
+	/* Once per dso, not once per frame printed: views check this. */
+	d->name_plain = !pd_esc_needed(d->name, strlen(d->name));
+	if (same >= DSO_SAME_MAX) {
+		/* The one for all further files of this path: no names. */
+		d->overflow = 1;
+		d->wrong = 1;
+		d->loaded = 1;
+		d->ino = 0;
+		pd_syms_note(sy, "%s: more than %d different files of this "
+		    "path (inode or build id); the symbols of the rest are "
+		    "not shown", d->path, DSO_SAME_MAX);
+	} else if (bidlen > 0)
+		dso_set_bid(d, bid, bidlen);
+	else if ((bn = bid_find(sy, path)) != NULL)
+		dso_set_bid(d, bn->bid, bn->len);
+	k = hash_name(sy, d->name) & (sy->dcap - 1);
+	d->next = sy->dhash[k];
+	sy->dhash[k] = d;
+	sy->dn++;
+	free(norm);
+	return d;
+fail:
+	free(name);
+	free(norm);
+	return NULL;
+}
+
+static void	bid_hex(char *, const unsigned char *, size_t);
+
+/*
+ * A HEADER_BUILD_ID: dsos of that path not loaded yet take it; one
+ * already loaded without a build id (a pipe stream gives them last) is
+ * checked now, and a mismatch said: names shown for it may be wrong.
+ */
+void
+pd_syms_dso_bid(struct pd_syms *sy, const char *path,
+    const unsigned char *bid, size_t bidlen)
+{
+	char want[41], have[41], *mod = NULL;
+	const char *keys[3];
+	struct dso *d;
+	size_t i, nk = 0;
+
+	if (sy->dcap == 0)
+		return;
+	/* The chains a dso of this path can be on: its name's. */
+	keys[nk++] = path;
+	if (strncmp(path, "[kernel.kallsyms", 16) == 0)
+		keys[nk++] = "[kernel.kallsyms]";
+	else if ((mod = module_name(path)) != NULL)
+		keys[nk++] = mod;
+	for (i = 0; i < nk; i++)
+		for (d = sy->dhash[hash_name(sy, keys[i]) & (sy->dcap - 1)];
+		    d != NULL; d = d->next) {
+			if (d->bidlen != 0 || d->overflow ||
+			    strcmp(d->path, path) != 0)
+				continue;
+			if (!d->loaded) {
+				dso_set_bid(d, bid, bidlen);
+				continue;
+			}
+			if (d->late || d->fbidlen == 0 || d->st.n == 0 ||
+			    (d->fbidlen >= bidlen &&
+			    memcmp(d->fbid, bid, bidlen) == 0))
+				continue;
+			d->late = 1;
+			d->wrong = 1;
+			bid_hex(want, bid, bidlen > 20 ? 20 : bidlen);
+			bid_hex(have, d->fbid, d->fbidlen);
+			pd_syms_note(sy, "%s: build id %s, given after its "
+			    "samples, does not match the file's %s; the names "
+			    "shown for it may be wrong", d->path, want, have);
+		}
+	free(mod);
+}
+
+#define PROC_MAGIC	0x9fa0		/* <linux/magic.h> PROC_SUPER_MAGIC */
+#define SYSFS_MAGIC	0x62656572	/* SYSFS_MAGIC */
+
+/*
+ * A stream names any path it likes: a FIFO would block the open or the
+ * read forever, a device (/dev/zero, /dev/urandom) never ends, and
+ * /proc or /sys files (/proc/self/mem, /proc/kcore) are "regular" files
+ * whose reads do things. Only regular files of a bounded size are read.
+ */
+static int
+open_checked(const char *path, uint64_t max, int flags, struct stat *st,
+    const char **why)
+{
+	struct statfs sf;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	    flags)) < 0) {
+		*why = errno == ELOOP && (flags & O_NOFOLLOW) ?
+		    "a symbolic link" : strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, st) < 0) {
+		*why = strerror(errno);
+		goto fail;
+	}
+	if (!S_ISREG(st->st_mode) || (fstatfs(fd, &sf) == 0 &&
+	    (sf.f_type == PROC_MAGIC || sf.f_type == SYSFS_MAGIC))) {
+		*why = "not a regular file";
+		goto fail;
+	}
+	if ((uint64_t)st->st_size > max) {
+		*why = max == PD_SYMS_ELF_MAX ? "larger than 1 GiB" :
+		    max == PD_SYMS_PERFMAP_MAX ? "larger than 64 MiB" :
+		    "too large";
+		goto fail;
+	}
+	/* Regular files never block; reads need no O_NONBLOCK. */
+	(void)fcntl(fd, F_SETFL, 0);
+	return fd;
+fail:
+	close(fd);
+	errno = EINVAL;		/* ENOENT only for a missing file */
+	return -1;
+}
+
+int
+pd_syms_open(const char *path, uint64_t max, struct stat *st,
+    const char **why)
+{
+	return open_checked(path, max, 0, st, why);
+}
+
+static void
+bid_hex(char *buf, const unsigned char *bid, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		sprintf(buf + 2 * i, "%02x", bid[i]);
+	buf[2 * len] = '\0';
+}
+
+/* perf's symbol filter: functions, IFUNCs, and labels in text sections. */
+static int
+want_sym(Elf *elf, const GElf_Sym *sym, GElf_Word shndx, const char *name)
+{
+	unsigned type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	size_t shstrndx;
+	const char *sname;
+
+	if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF)
+		return 0;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+		return 0;
+	if (type == STT_NOTYPE && (shndx == SHN_ABS ||
+	    shndx >= SHN_LORESERVE))
+		return 0;
+	if (shndx >= SHN_LORESERVE)
+		return 1;
+	if ((scn = elf_getscn(elf, shndx)) == NULL ||
+	    gelf_getshdr(scn, &sh) == NULL)
+		return 0;
+	if (!(sh.sh_flags & SHF_ALLOC))
+		return 0;
+	if (type == STT_NOTYPE) {
+		if (elf_getshdrstrndx(elf, &shstrndx) < 0 ||
+		    (sname = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    strstr(sname, "text") == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL &&
+		    sh.sh_type == SHT_SYMTAB)
+			return 1;
+	return 0;
+}
+
+static Elf_Scn *
+section_by_name(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *s;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) != NULL &&
+		    (s = elf_strptr(elf, shstrndx, sh->sh_name)) != NULL &&
+		    strcmp(s, name) == 0)
+			return scn;
+	return NULL;
+}
+
+/*
+ * A user symbol's name as perf shows it: C++ (and Rust, D) names
+ * demangled by libiberty without their parameters, as perf calls it by
+ * default; NULL when it is not mangled. Every scheme starts with '_'.
+ */
+static char *
+demangled(const char *name)
+{
+	return name[0] == '_' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+}
+
+/*
+ * "name@plt" for each .rela.plt entry, laid over .plt after its header
+ * one entry apart, as perf's dso__synthesize_plt_symbols does on x86.
+ * The entry is sh_entsize, 16 or 8 bytes; lld leaves it 0, and then
+ * the size is 8 where .plt is 8-aligned, else 16, as perf 6.3 and
+ * later take it. Added after the builder's symbols (b->nplt), so that
+ * the size-0 symbol before .plt (_init for GNU ld, _fini for lld),
+ * which the fixup stretches over it, does not hide them: perf 6.1
+ * names an entry by it ("_init+0x50"), or, for lld, "[unknown]".
+ */
+static void
+add_plt(struct pd_symtab_builder *b, Elf *elf)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rscn, *dscn, *sscn;
+	Elf_Data *rd, *dd;
+	GElf_Ehdr eh;
+	GElf_Rela rela;
+	GElf_Rel rel;
+	GElf_Sym sym;
+	size_t i, nrel;
+	uint64_t addr, ent;
+	const char *name;
+	char buf[1024], *dm;
+	int len;
+
+	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64)
+		return;
+	if ((rscn = section_by_name(elf, ".rela.plt", &rsh)) == NULL &&
+	    (rscn = section_by_name(elf, ".rel.plt", &rsh)) == NULL)
+		return;
+	if (section_by_name(elf, ".plt", &psh) == NULL ||
+	    (dscn = elf_getscn(elf, rsh.sh_link)) == NULL ||
+	    gelf_getshdr(dscn, &dsh) == NULL || dsh.sh_type != SHT_DYNSYM ||
+	    (sscn = elf_getscn(elf, dsh.sh_link)) == NULL ||
+	    (rd = elf_getdata(rscn, NULL)) == NULL ||
+	    (dd = elf_getdata(dscn, NULL)) == NULL || rsh.sh_entsize == 0)
+		return;
+	if ((ent = psh.sh_entsize) != 8 && ent != 16)
+		ent = psh.sh_addralign == 8 ? 8 : 16;
+	(void)sscn;
+	nrel = rsh.sh_size / rsh.sh_entsize;
+	addr = psh.sh_addr + ent;	/* after the header entry */
+	for (i = 0; i < nrel; i++, addr += ent) {
+		size_t si;
+
+		if (rsh.sh_type == SHT_RELA) {
+			if (gelf_getrela(rd, i, &rela) == NULL)
+				break;
+			si = GELF_R_SYM(rela.r_info);
+		} else {
+			if (gelf_getrel(rd, i, &rel) == NULL)
+				break;
+			si = GELF_R_SYM(rel.r_info);
+		}
+		if (gelf_getsym(dd, si, &sym) == NULL ||
+		    (name = elf_strptr(elf, dsh.sh_link, sym.st_name)) == NULL)
+			continue;
+		dm = demangled(name);
+		len = snprintf(buf, sizeof(buf), "%s@plt", dm != NULL ? dm :
+		    name);
+		free(dm);
+		if (len < 0 || (size_t)len >= sizeof(buf))
+			continue;
+		/* The last b->nplt symbols: the fixups leave them alone. */
+		if (pd_symtab_add(b, addr, ent, buf, len, STB_GLOBAL, 0) < 0)
+			break;
+		b->nplt++;
+	}
+}
+
+/*
+ * Says so and marks the dso when the stream's build id for it is not
+ * the file's (bits, n: the file's; n <= 0 none). 1 then, else 0.
+ */
+static int
+bid_differs(struct pd_syms *sy, struct dso *d, const unsigned char *bits,
+    int n)
+{
+	char want[41], have[41];
+
+	if (d->bidlen == 0 || (n > 0 && (size_t)n >= d->bidlen &&
+	    memcmp(bits, d->bid, d->bidlen) == 0))
+		return 0;
+	bid_hex(want, d->bid, d->bidlen);
+	if (n > 0)
+		bid_hex(have, bits, n > 20 ? 20 : n);
+	pd_syms_note(sy, "%s: build id %s does not match the file%s%s;"
+	    " its symbols are not shown", d->path, want,
+	    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "");
+	d->wrong = 1;
+	return 1;
+}
+
+static uint64_t
+hash_file(const struct pd_syms *sy, uint64_t dev, uint64_t ino)
+{
+	return pd_idmap_mix(dev * 0x9e3779b97f4a7c15ULL ^ ino, sy->seed);
+}
+
+/* The dso that read the file st is of (device and inode), or NULL. */
+static struct dso *
+file_find(const struct pd_syms *sy, const struct stat *st)
+{
+	struct dso *o;
+
+	if (sy->fcap == 0)
+		return NULL;
+	for (o = sy->fhash[hash_file(sy, st->st_dev, st->st_ino) &
+	    (sy->fcap - 1)]; o != NULL; o = o->fnext)
+		if (o->fdev == st->st_dev && o->fino == st->st_ino)
+			return o;
+	return NULL;
+}
+
+/* Remembers that d read the file st is of; nothing when out of memory. */
+static void
+file_add(struct pd_syms *sy, struct dso *d, const struct stat *st)
+{
+	struct dso **nh, *o, *next;
+	size_t ncap, i, k;
+
+	if (sy->fn * 2 >= sy->fcap) {
+		ncap = sy->fcap ? sy->fcap * 2 : 64;
+		if ((nh = calloc(ncap, sizeof(*nh))) == NULL)
+			return;
+		for (i = 0; i < sy->fcap; i++)
+			for (o = sy->fhash[i]; o != NULL; o = next) {
+				next = o->fnext;
+				k = hash_file(sy, o->fdev, o->fino) & (ncap - 1);
+				o->fnext = nh[k];
+				nh[k] = o;
+			}
+		free(sy->fhash);
+		sy->fhash = nh;
+		sy->fcap = ncap;
+	}
+	d->fdev = st->st_dev;
+	d->fino = st->st_ino;
+	k = hash_file(sy, d->fdev, d->fino) & (sy->fcap - 1);
+	d->fnext = sy->fhash[k];
+	sy->fhash[k] = d;
+	sy->fn++;
+}
+
+/* ---- debuginfod ---- */
+
+/*
+ * libdwfl (elfutils 0.188) asks debuginfod from inside
+ * dwfl_standard_find_debuginfo(), with a client it makes per Dwfl, and
+ * has no switch for it but the environment: libdebuginfod reads
+ * DEBUGINFOD_URLS at each query. Its progress callback, called about
+ * once a second while a query waits, can end a query; libdebuginfod is
+ * found, when libdwfl loaded it, with dlopen(RTLD_NOLOAD).
+ */
+typedef int	(*dfd_progressfn)(void *, long, long);
+
+static struct pd_syms *dfd_sy;	/* the symbolizer querying (one thread) */
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Gives up the query when no server has answered (b, the size of the
+ * download, is known once one has: -1 before) or the budget is spent.
+ */
+static int
+dfd_progress(void *client, long a, long b)
+{
+	struct pd_syms *sy = dfd_sy;
+	uint64_t t;
+
+	(void)client;
+	(void)a;
+	if (sy == NULL)
+		return 0;
+	t = now_ns() - sy->dfd_start;
+	if (b > 0)
+		sy->dfd_bytes = b;
+	if (sy->dfd_bytes == 0 &&
+	    t >= (uint64_t)PD_SYMS_DFD_STALL * 1000000000) {
+		sy->dfd_why = "no server answered in 2 s";
+		return 1;
+	}
+	if (sy->dfd_spent + t >= (uint64_t)PD_SYMS_DFD_BUDGET * 1000000000) {
+		sy->dfd_why = "the 10 s for all queries are spent";
+		return 1;
+	}
+	return 0;
+}
+
+/* Installs dfd_progress on the Dwfl's debuginfod client, if it has one. */
+static void
+dfd_hook(Dwfl *dwfl)
+{
+	static void (*set_progressfn)(void *, dfd_progressfn);
+	static int tried;
+	void *h, *c;
+
+	/* The first client loads libdebuginfod. */
+	if ((c = dwfl_get_debuginfod_client(dwfl)) == NULL)
+		return;
+	if (!tried) {
+		tried = 1;
+		if ((h = dlopen("libdebuginfod.so.1", RTLD_LAZY |
+		    RTLD_NOLOAD)) != NULL)
+			*(void **)&set_progressfn = dlsym(h,
+			    "debuginfod_set_progressfn");
+	}
+	if (set_progressfn != NULL)
+		set_progressfn(c, dfd_progress);
+}
+
+/*
+ * libdwfl's standard search (the file's directory, its .debug, the
+ * debug dir, by build id and by debuglink), then, unless it is off for
+ * this run, debuginfod, bounded as PD_SYMS_DFD_* say.
+ */
+static int
+find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
+    Dwarf_Addr base, const char *file_name, const char *debuglink,
+    GElf_Word crc, char **debuginfo_file_name)
+{
+	struct pd_syms *sy = *ud;
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	char *save = NULL;
+	uint64_t t;
+	int fd;
+
+	if (sy == NULL || urls == NULL || urls[0] == '\0')
+		return dwfl_standard_find_debuginfo(mod, ud, modname, base,
+		    file_name, debuglink, crc, debuginfo_file_name);
+	if (sy->dfd_off) {
+		/* Local only: the environment is the only switch. */
+		if ((save = strdup(urls)) == NULL)
+			return -1;
+		unsetenv("DEBUGINFOD_URLS");
+		fd = dwfl_standard_find_debuginfo(mod, ud, modname, base,
+		    file_name, debuglink, crc, debuginfo_file_name);
+		setenv("DEBUGINFOD_URLS", save, 1);
+		free(save);
+		return fd;
+	}
+	dfd_sy = sy;
+	sy->dfd_start = now_ns();
+	sy->dfd_bytes = 0;
+	sy->dfd_why = NULL;
+	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base,
+	    file_name, debuglink, crc, debuginfo_file_name);
+	dfd_sy = NULL;
+	t = now_ns() - sy->dfd_start;
+	sy->dfd_spent += t;
+	/*
+	 * libdwfl passes libdebuginfod's -errno on: -ENOENT is "no server
+	 * has it"; anything else (refused, timed out, ended here) is a
+	 * server that failed, and is not asked again.
+	 */
+	if (sy->dfd_why == NULL && fd < -1 && fd != -ENOENT)
+		sy->dfd_why = strerror(-fd);
+	if (sy->dfd_why == NULL &&
+	    sy->dfd_spent >= (uint64_t)PD_SYMS_DFD_BUDGET * 1000000000)
+		sy->dfd_why = "the 10 s for all queries are spent";
+	if (sy->dfd_why != NULL) {
+		sy->dfd_off = 1;
+		pd_syms_note(sy, "debuginfod: %s; not asked again in this run "
+		    "(debuginfod-find fills its cache beforehand)", sy->dfd_why);
+	}
+	return fd;
+}
+
+/*
+ * Loads `file` (the dso's path, or the vdso image) through libdwfl and
+ * keeps its symbols and PT_LOAD segments in the dso. A file already
+ * read for another dso (a link, another spelling of its path) is
+ * shared, not read again: memory follows the files, not their names.
+ */
+static void
+load_elf(struct pd_syms *sy, struct dso *d, const char *file)
+{
+	Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &sy->debug_path,
+	};
+	struct pd_symtab_builder b;
+	const unsigned char *bits;
+	struct dso *o;
+	void **ud;
+	GElf_Addr vaddr, bias;
+	GElf_Phdr ph;
+	GElf_Sym sym;
+	GElf_Word shndx;
+	Dwfl_Module *mod;
+	Dwfl *dwfl;
+	Elf *elf, *selfp;
+	size_t i, nph;
+	int n, r, nsyms, symtab = 0;
+	struct stat stb;
+	const char *why;
+	char *dm, magic[SELFMAG];
+	int fd;
+
+	memset(&b, 0, sizeof(b));
+	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &stb, &why)) < 0) {
+		pd_syms_note(sy, "%s: %s; its symbols are not shown",
+		    d->path, why);
+		return;
+	}
+	/*
+	 * Without a build id, the inode MMAP2 gave tells whether this is
+	 * still the file that was mapped, on this host (anonymous devices,
+	 * as overlayfs has, do not keep their numbers: not checked).
+	 */
+	if (d->bidlen == 0 && d->ino != 0 && file == d->path &&
+	    major(stb.st_dev) != 0 && pd_kallsyms_host(sy) == 1 &&
+	    (stb.st_ino != d->ino || major(stb.st_dev) != d->maj ||
+	    minor(stb.st_dev) != d->min)) {
+		pd_syms_note(sy, "%s: not the file that was recorded "
+		    "(inode %" PRIu64 ", now %" PRIu64 "); its symbols are not "
+		    "shown", d->path, d->ino, (uint64_t)stb.st_ino);
+		d->wrong = 1;
+		close(fd);
+		return;
+	}
+	/*
+	 * One file read once, by device and inode; not the vdso's image,
+	 * a memfd whose inode number the next one may take again.
+	 */
+	if (file == d->path && (o = file_find(sy, &stb)) != NULL) {
+		close(fd);
+		memcpy(d->fbid, o->fbid, o->fbidlen);
+		d->fbidlen = o->fbidlen;
+		if (bid_differs(sy, d, o->fbid, (int)o->fbidlen))
+			return;
+		d->shares = o;
+		d->st = o->st;
+		d->loads = o->loads;
+		d->nloads = o->nloads;
+		d->stripped = o->stripped;
+		return;
+	}
+	/* Only the magic of a file that is not ELF is ever read. */
+	if (pread(fd, magic, SELFMAG, 0) != SELFMAG ||
+	    memcmp(magic, ELFMAG, SELFMAG) != 0) {
+		pd_syms_note(sy, "%s: not an ELF file; its symbols are not "
+		    "shown", d->path);
+		close(fd);
+		return;
+	}
+	if ((dwfl = dwfl_begin(&cb)) == NULL) {
+		close(fd);
+		return;
+	}
+	/* On success libdwfl owns fd (and never opens the path itself). */
+	if ((mod = dwfl_report_elf(dwfl, d->path, file, fd, 0, false)) == NULL)
+		close(fd);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (mod == NULL) {
+		pd_syms_note(sy, "%s: %s; its symbols are not shown",
+		    d->path, dwfl_errmsg(-1));
+		goto out;
+	}
+	/* find_debuginfo's: the module's user data is the symbolizer. */
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
+	    NULL) != NULL)
+		*ud = sy;
+	if (!sy->dfd_off && getenv("DEBUGINFOD_URLS") != NULL)
+		dfd_hook(dwfl);
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 0) {
+		d->fbidlen = n > 20 ? 20 : n;
+		memcpy(d->fbid, bits, d->fbidlen);
+	}
+	if (bid_differs(sy, d, bits, n))
+		goto out;
+	if ((elf = dwfl_module_getelf(mod, &bias)) == NULL)
+		goto out;
+	if (elf_getphdrnum(elf, &nph) == 0 && nph > 0 &&
+	    (d->loads = calloc(nph, sizeof(*d->loads))) != NULL) {
+		for (i = 0; i < nph; i++) {
+			if (gelf_getphdr(elf, i, &ph) == NULL ||
+			    ph.p_type != PT_LOAD)
+				continue;
+			d->loads[d->nloads].off = ph.p_offset;
+			d->loads[d->nloads].filesz = ph.p_filesz;
+			d->loads[d->nloads].vaddr = ph.p_vaddr;
+			d->nloads++;
+		}
+	}
+	if ((nsyms = dwfl_module_getsymtab(mod)) < 0)
+		nsyms = 0;
+	for (n = 1; n < nsyms; n++) {
+		const char *name;
+
+		name = dwfl_module_getsym_info(mod, n, &sym, &vaddr, &shndx,
+		    &selfp, &bias);
+		if (selfp == NULL || !want_sym(selfp, &sym, shndx, name))
+			continue;
+		if (!symtab && has_symtab(selfp))
+			symtab = 1;
+		dm = demangled(name);
+		if (dm != NULL)
+			name = dm;
+		r = pd_symtab_add(&b, sym.st_value, sym.st_size, name,
+		    strlen(name), GELF_ST_BIND(sym.st_info), 0);
+		free(dm);
+		if (r < 0)
+			break;
+	}
+	if (b.n > 0 || nsyms > 0)
+		add_plt(&b, elf);
+	/* Said when one of its addresses has no name (see stripped()). */
+	d->stripped = !symtab && d->kind == DSO_FILE;
+	if (pd_symtab_finish(&b, &d->st, 0) < 0)
+		pd_syms_note(sy, "%s: out of memory", d->path);
+	else if (file == d->path)
+		file_add(sy, d, &stb);
+out:
+	pd_symtab_builder_free(&b);
+	dwfl_end(dwfl);
+}
+
+/*
+ * The vdso: when the stream is from this host, our own vdso is the one
+ * the recorded processes had (perf uses its own image the same way).
+ */
+static void
+load_vdso(struct pd_syms *sy, struct dso *d)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const void *)img;
+	char path[64];
+	size_t len;
+	int fd;
+
+	if (img == NULL || pd_kallsyms_host(sy) != 1 ||
+	    memcmp(img, ELFMAG, SELFMAG) != 0 ||
+	    img[EI_CLASS] != ELFCLASS64)
+		return;
+	/* The section headers are the image's end. */
+	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (len == 0 || len > (1 << 20))
+		return;
+	if ((fd = memfd_create("vdso", MFD_CLOEXEC)) < 0)
+		return;
+	if (write(fd, img, len) == (ssize_t)len) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		load_elf(sy, d, path);
+	}
+	close(fd);
+}
+
+/*
+ * A JIT's symbols: /tmp/perf-PID.map, lines of "START SIZE name" (hex,
+ * absolute addresses), as perf reads it for anonymous executable maps.
+ * Only for a stream from this host: the file is this machine's.
+ */
+static void
+load_perfmap(struct pd_syms *sy, struct dso *d)
+{
+	struct pd_symtab_builder b;
+	char *line = NULL, *p, *q;
+	size_t cap = 0;
+	ssize_t len;
+	uint64_t start, size;
+	struct stat st;
+	const char *why;
+	FILE *f;
+	int fd;
+
+	if (pd_kallsyms_host(sy) != 1)
+		return;
+	/*
+	 * Not through a symbolic link: anyone can make one in /tmp, to a
+	 * file of root's that the owner check below would then pass.
+	 */
+	if ((fd = open_checked(d->name, PD_SYMS_PERFMAP_MAX, O_NOFOLLOW, &st,
+	    &why)) < 0) {
+		if (errno != ENOENT)
+			pd_syms_note(sy, "%s: %s; its symbols are not shown",
+			    d->name, why);
+		return;
+	}
+	/*
+	 * perf reads a map file only when it is owned by the user running
+	 * perf or by root: anyone can write to /tmp, and a map file names
+	 * every address in the process.
+	 */
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		pd_syms_note(sy, "%s: not owned by the current user or root; "
+		    "its symbols are not shown", d->name);
+		close(fd);
+		return;
+	}
+	if ((f = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return;
+	}
+	memset(&b, 0, sizeof(b));
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		start = strtoull(line, &p, 16);
+		if (p == line || *p != ' ')
+			continue;
+		size = strtoull(p + 1, &q, 16);
+		if (q == p + 1 || *q != ' ' || q[1] == '\0')
+			continue;
+		if (pd_symtab_add(&b, start, size, q + 1, strlen(q + 1),
+		    STB_GLOBAL, 0) < 0)
+			break;
+	}
+	free(line);
+	fclose(f);
+	if (pd_symtab_finish(&b, &d->st, 0) < 0)
+		pd_syms_note(sy, "%s: out of memory", d->name);
+}
+
+void
+pd_dso_load(struct pd_syms *sy, struct dso *d)
+{
+	d->loaded = 1;
+	if (d->kind == DSO_FILE)
+		load_elf(sy, d, d->path);
+	else if (d->kind == DSO_VDSO)
+		load_vdso(sy, d);
+	else if (d->kind == DSO_PERFMAP)
+		load_perfmap(sy, d);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A sorted symbol table and its builder. The symbolizer's files (dso.c
+ * for ELF files and JIT maps, kallsyms.c for the kernel) build them;
+ * lookups find the symbol holding an address.
+ */
+#ifndef PD_SYMTAB_H
+#define PD_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One symbol: [start, end) in the file's virtual addresses. */
+struct sym {
+	uint64_t	 start, end;
+	const char	*name;
+};
+
+/* A sorted symbol table and the pool its names live in. */
+struct symtab {
+	struct sym	*syms;
+	size_t		 n;
+	char		*pool;
+};
+
+/* A symbol while the table is built: what perf's choices look at. */
+struct bsym {
+	uint64_t	 start, end;
+	size_t		 name;		/* offset in the pool */
+	size_t		 idx;		/* insertion order */
+	unsigned char	 bind;
+	unsigned char	 module;	/* kallsyms: a module's symbol */
+};
+
+struct pd_symtab_builder {
+	struct bsym	*v;
+	size_t		 n, cap;
+	size_t		 nplt;		/* PLT symbols after v[n] */
+	char		*pool;
+	size_t		 plen, pcap;
+};
+
+/*
+ * Adds a symbol (bind: STB_*; module: a kallsyms module's). 0, or -1
+ * when out of memory.
+ */
+int	pd_symtab_add(struct pd_symtab_builder *, uint64_t start,
+	    uint64_t size, const char *name, size_t nlen, unsigned bind,
+	    int module);
+
+/*
+ * Sorts, reduces aliases and fixes ends into *st (kallsyms: its rules
+ * for ends), freeing the builder's storage. 0 or -1.
+ */
+int	pd_symtab_finish(struct pd_symtab_builder *, struct symtab *st,
+	    int kallsyms);
+void	pd_symtab_builder_free(struct pd_symtab_builder *);
+
+/* The symbol holding addr, or NULL. */
+const struct sym	*pd_symtab_find(const struct symtab *, uint64_t addr);
+void			 pd_symtab_free(struct symtab *);
+
+#endif /* PD_SYMTAB_H */
