@@ -95,6 +95,19 @@ int	pd_evlist_set_name(struct pd_evlist *, int idx, const char *name,
 /* The event a sample id belongs to, or NULL. */
 struct pd_evsel	*pd_evlist_by_id(const struct pd_evlist *, uint64_t id);
 
+/* How many events there are, and event i (i < that count). */
+static inline size_t
+pd_evlist_count(const struct pd_evlist *el)
+{
+	return el->n;
+}
+
+static inline const struct pd_evsel *
+pd_evlist_at(const struct pd_evlist *el, size_t i)
+{
+	return &el->evsels[i];
+}
+
 /*
  * The event that produced a record, found as perf finds it: the only
  * event; else the id at the first event's id_pos (SAMPLE) or is_pos
