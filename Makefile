@@ -4,7 +4,8 @@
 #   make                 build every tool into bin/
 #   make check           build and run every test (SANITIZE=1: with ASan+UBSan)
 #   make check-stress    N runs of the tests (TESTS=) beside two busy CPU loops
-#   make bench           time the tools against cat and perf (see BENCHMARKS.md)
+#   make bench           time the tools against cat and perf (see BENCHMARKS.md);
+#                        VS=DIR: each tool also against its build in DIR
 #   make demo            a real pipeline, end to end
 #   make deps            install the Debian packages build and tests need
 #   make install         PREFIX=/usr/local DESTDIR= (binaries and man pages)
@@ -139,7 +140,7 @@ check-stress: $(BINS) $(UNIT_BIN) $(HELPER_BIN) $(REPLAY_BIN)
 
 bench: $(BINS) $(HELPER_BIN)
 	$(Q)PD_BIN=$(CURDIR)/$(OUT) PD_TBIN=$(CURDIR)/$(B)/tests \
-		sh tests/bench/bench.sh
+		BENCH_VS=$(VS) sh tests/bench/bench.sh
 
 demo: deps-check
 	$(Q)$(MAKE) --no-print-directory demo-run

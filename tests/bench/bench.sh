@@ -33,7 +33,9 @@
 # Environment: BENCH_RUNS (default 3), BENCH_MIN_MB (default 50),
 # BENCH_SECS (the first recording's length, default 20), BENCH_ONLY
 # (only .bench files whose name contains it), BENCH_MD (where the table
-# goes, default build/bench.md).
+# goes, default build/bench.md), BENCH_VS (a directory of other builds of
+# the tools: each of our rows runs paired with its build there, and may
+# be at most 5% slower; `make bench VS=DIR`).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${PD_BIN:=$top/bin}" "${PD_TBIN:=$top/build/tests}"
@@ -128,6 +130,13 @@ _row() {	# NAME COMMAND BEST CPU RSS
 # bench_cmd NAME COMMAND [NAME2 COMMAND2]: with two, the runs alternate,
 # so that a change in the machine's load hits both the same.
 bench_cmd() {
+	if [ -n "${BENCH_VS:-}" ] && [ -z "${_vs:-}" ]; then
+		_vs=1
+		_vs_cmd "$1" "$2"
+		[ $# -ge 4 ] && _vs_cmd "$3" "$4"
+		_vs=
+		return 0
+	fi
 	_i=0 _runs=$BENCH_RUNS _b1= _c1= _k1=0 _b2= _c2= _k2=0
 	while [ "$_i" -lt "$_runs" ]; do
 		_run "$1" "$2" || return 1
@@ -146,6 +155,18 @@ bench_cmd() {
 	_row "$1" "$2" "$_b1" "$_c1" "$_k1"
 	[ $# -ge 4 ] && _row "$3" "$4" "$_b2" "$_c2" "$_k2"
 	return 0
+}
+
+# With BENCH_VS=DIR, a command that runs one of our tools runs paired
+# with the same command on DIR's tools (NAME@old), and the ratio of the
+# two must stay within 5%: a change's cost, measured in one run.
+_vs_cmd() {
+	case $2 in
+	*pd[a-z]*)
+		bench_cmd "$1" "$2" "$1@old" "PATH=$BENCH_VS:\$PATH; $2"
+		bench_ratio "$1" "$1@old" "<= 1.05x (against BENCH_VS)" ;;
+	*)	bench_cmd "$1" "$2" ;;
+	esac
 }
 
 _field() {	# NAME COLUMN: a column of NAME's row
