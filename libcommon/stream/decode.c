@@ -491,9 +491,9 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	U64(&w, "sample_period");
 	if (!pd_dwalk_room(&w, 24))
 		goto out;
-	st = pd_get_u64(w.p + 24);
-	rf = pd_get_u64(w.p + 32);
-	flags = pd_get_u64(w.p + 40);
+	st = pd_get_u64(w.p + PD_ATTR_OFF_SAMPLE_TYPE);
+	rf = pd_get_u64(w.p + PD_ATTR_OFF_READ_FORMAT);
+	flags = pd_get_u64(w.p + PD_ATTR_OFF_FLAGS);
 	pd_dwalk_emit(&w, "sample_type", PD_D_NAMES, st, buf, strlen(pd_decode_bits(
 	    buf, sizeof(buf), st, pd_sample_type_names,
 	    pd_sample_type_nnames)));

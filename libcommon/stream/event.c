@@ -13,7 +13,6 @@
  * records here and swaps them there, so the two cannot drift apart.
  */
 enum {
-	HDR_TYPE = 0, HDR_MISC = 4, HDR_SIZE = 6,
 	PIPE_MAGIC = 0, PIPE_SIZE = 8,
 
 	COMM_PID = 8, COMM_TID = 12, COMM_COMM = 16,
@@ -79,12 +78,6 @@ str_at(const struct pd_rec *rec, size_t off, size_t *len)
 }
 
 static void
-put16(unsigned char *p, size_t off, uint16_t v, int swap)
-{
-	pd_put_u16(p + off, swap ? bswap_16(v) : v);
-}
-
-static void
 put32(unsigned char *p, size_t off, uint32_t v, int swap)
 {
 	pd_put_u32(p + off, swap ? bswap_32(v) : v);
@@ -108,15 +101,6 @@ put_str(unsigned char *p, size_t off, const char *s, size_t len)
 }
 
 /* ---- header ----------------------------------------------------------- */
-
-void
-pd_header_put(void *rec, uint32_t type, uint16_t misc, uint16_t size,
-    int swap)
-{
-	put32(rec, HDR_TYPE, type, swap);
-	put16(rec, HDR_MISC, misc, swap);
-	put16(rec, HDR_SIZE, size, swap);
-}
 
 void
 pd_rec_view(struct pd_rec *rec, const void *p)

@@ -24,6 +24,7 @@
 #ifndef PD_EVENT_H
 #define PD_EVENT_H
 
+#include <byteswap.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,10 +58,20 @@ pd_header_set_size(void *rec, uint16_t size)
 	pd_put_u16((unsigned char *)rec + 6, size);
 }
 
-/* Writes an 8-byte record header. A record of only a header
- * (FINISHED_ROUND, FINISHED_INIT) is this with size 8. */
-void	pd_header_put(void *rec, uint32_t type, uint16_t misc, uint16_t size,
-	    int swap);
+/*
+ * Writes an 8-byte record header. A record of only a header
+ * (FINISHED_ROUND, FINISHED_INIT) is this with size 8.
+ */
+static inline void
+pd_header_put(void *rec, uint32_t type, uint16_t misc, uint16_t size,
+    int swap)
+{
+	unsigned char *p = rec;
+
+	pd_put_u32(p, swap ? bswap_32(type) : type);
+	pd_put_u16(p + 4, swap ? bswap_16(misc) : misc);
+	pd_put_u16(p + 6, swap ? bswap_16(size) : size);
+}
 
 /*
  * Fills `rec` from the native record at p (its header says type, misc

@@ -208,9 +208,8 @@ pd_swap_supported(void)
 void
 pd_swap_header(unsigned char *p)
 {
-	pd_put_u32(p, bswap_32(pd_get_u32(p)));
-	pd_put_u16(p + 4, bswap_16(pd_get_u16(p + 4)));
-	pd_put_u16(p + 6, bswap_16(pd_get_u16(p + 6)));
+	pd_header_put(p, pd_header_type(p), pd_header_misc(p),
+	    pd_header_size(p), 1);
 }
 
 /* ---- perf_event_attr ------------------------------------------------ */
@@ -1423,12 +1422,12 @@ swap_body(struct sw *s, const struct pd_evlist *el, uint32_t type,
 int
 pd_swap_rec(const struct pd_evlist *el, unsigned char *p, const char **why)
 {
-	struct sw s = { p, pd_get_u16(p + 6), 1, 0, NULL,
+	struct sw s = { p, pd_header_size(p), 1, 0, NULL,
 	    el != NULL ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
-	if (swap_body(&s, el, pd_get_u32(p), pd_get_u16(p + 4)) < 0) {
+	if (swap_body(&s, el, pd_header_type(p), pd_header_misc(p)) < 0) {
 		*why = s.why;
 		return -1;
 	}
@@ -1440,12 +1439,12 @@ int
 pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
     const char **why)
 {
-	struct sw s = { p, pd_get_u16(p + 6), 0, 0, NULL,
+	struct sw s = { p, pd_header_size(p), 0, 0, NULL,
 	    el != NULL ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
-	if (swap_body(&s, el, pd_get_u32(p), pd_get_u16(p + 4)) < 0) {
+	if (swap_body(&s, el, pd_header_type(p), pd_header_misc(p)) < 0) {
 		*why = s.why;
 		return -1;
 	}
