@@ -355,21 +355,26 @@ fields(struct pd_dwalk *w, const struct pd_field *f, const struct pd_rec *rec,
 	uint64_t nr = 0, prev = 0;
 	int opt = 0;
 
-	for (; f->kind != PD_F_END; f++) {
-		if (opt && pd_field_width(f) > pd_dwalk_left(w))
-			return;
-		switch (f->kind) {
-		case PD_F_U8:
-		case PD_F_U16:
-		case PD_F_U32:
-		case PD_F_U64:
+	for (;; f++) {
+		/* numbers first: most fields are */
+		if ((unsigned)f->kind - PD_F_U8 <= PD_F_U64 - PD_F_U8) {
+			if (opt && f->size > pd_dwalk_left(w))
+				return;
 			prev = nr;
 			nr = pd_dwalk_num(w, f->name, f->size, f->fmt);
-			break;
+			continue;
+		}
+		switch (f->kind) {
+		case PD_F_END:
+			return;
 		case PD_F_PAD:
+			if (opt && f->size > pd_dwalk_left(w))
+				return;
 			w->off += f->size;
 			break;
 		case PD_F_BYTES:
+			if (opt && f->size > pd_dwalk_left(w))
+				return;
 			bytes(w, f->name, f->size);
 			break;
 		case PD_F_STR:
@@ -409,6 +414,8 @@ fields(struct pd_dwalk *w, const struct pd_field *f, const struct pd_rec *rec,
 			read_values(w, ev != NULL ? ev->attr.read_format : 0);
 			break;
 		case PD_F_MMAP2_ID:
+			if (opt && 24 > pd_dwalk_left(w))
+				return;
 			mmap2_id(w, rec->misc);
 			break;
 		case PD_F_POKE:

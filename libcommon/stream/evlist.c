@@ -9,6 +9,7 @@
 #include "libcommon/stream/evname.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 
 void
 pd_evlist_init(struct pd_evlist *el)
@@ -254,7 +255,7 @@ pd_evlist_for_rec(const struct pd_evlist *el, const struct pd_rec *rec)
 		return &el->evsels[0];
 	n = (rec->size - PD_REC_HDR_SIZE) / 8;
 	if ((unsigned)first->is_pos > n ||
-	    rec->size < PD_REC_HDR_SIZE + first->id_hdr_size)
+	    pd_sample_id_start(first, rec->size) < 0)
 		return &el->evsels[0];
 	id = pd_get_u64(rec->data + rec->size - 8 * first->is_pos);
 	ev = pd_evlist_by_id(el, id);

@@ -306,7 +306,7 @@ rec_evsel(const struct sw *s, const struct pd_evlist *el, uint32_t type)
 		return pd_evlist_by_id(el, peek64(s, off));
 	}
 	if (first->is_pos < 0 || first->id_hdr_size == 0 ||
-	    s->len < PD_REC_HDR_SIZE + (size_t)first->id_hdr_size)
+	    pd_sample_id_start(first, s->len) < 0)
 		return first;
 	ev = pd_evlist_by_id(el, peek64(s, s->len - 8 * first->is_pos));
 	return ev != NULL ? ev : first;
