@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/idmap.h"
@@ -156,23 +157,15 @@ desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
 	static unsigned char b[PD_REC_MAX];
 	struct desc_ctx *c = ctx;
 	struct pd_rec rec;
-	size_t size = 24 + PD_ALIGN8(len + 1);
 
 	(void)ids;
 	(void)nids;
-	if (idx >= c->el->n || len == 0 || size > PD_REC_MAX)
+	if (idx >= c->el->n || len == 0 ||
+	    pd_record_event_update_name_build(b, sizeof(b),
+	    event_id(c->j, &c->el->evsels[idx]), name, len, 0) > sizeof(b))
 		return 0;
-	memset(b, 0, size);
-	pd_put_u32(b, PD_RECORD_EVENT_UPDATE);
-	pd_put_u16(b + 6, size);
-	pd_put_u64(b + 8, PD_EVENT_UPDATE_NAME);
-	pd_put_u64(b + 16, event_id(c->j, &c->el->evsels[idx]));
-	memcpy(b + 24, name, len);
-	memset(&rec, 0, sizeof(rec));
+	pd_rec_view(&rec, b);
 	rec.offset = c->offset;
-	rec.data = b;
-	rec.type = PD_RECORD_EVENT_UPDATE;
-	rec.size = size;
 	return (c->z != NULL ? pd_zenc_rec(c->z, &rec) :
 	    pd_writer_rec(c->w, &rec)) < 0 ? -1 : 0;
 }
@@ -397,9 +390,6 @@ main(int argc, char **argv)
 		pd_idmap_free(&j.map);
 		pd_idmap_free(&j.evids);
 		while ((r = pd_reader_next(rd, &rec)) > 0) {
-			const unsigned char *p;
-			ssize_t n;
-
 			if (decompress &&
 			    pd_feat_id(&rec) == PD_FEAT_COMPRESSED)
 				continue;
@@ -488,17 +478,18 @@ main(int argc, char **argv)
 					goto write_failed;
 				continue;
 			}
-			if ((z != NULL ? pd_zenc_rec(z, &rec) :
-			    pd_writer_rec(w, &rec)) < 0)
-				goto write_failed;
-			while ((n = pd_reader_payload(rd, &p)) > 0)
-				if ((z != NULL ? pd_zenc_plain(z, p, n) :
-				    pd_writer_put(w, p, n)) < 0)
+			if (z != NULL && rec.payload == 0) {
+				if (pd_zenc_rec(z, &rec) < 0)
 					goto write_failed;
-			if (n < 0) {
-				r = -1;
-				break;
+				continue;
 			}
+			/* Payloads go plain, after the pending chunk. */
+			if (z != NULL && pd_zenc_flush(z) < 0)
+				goto write_failed;
+			if ((r = pd_writer_copy(w, rd, &rec)) == -2)
+				goto write_failed;
+			if (r < 0)
+				break;
 		}
 		if (r < 0) {
 			if (flush_out(w, z) < 0)

@@ -7,8 +7,7 @@
 
 #include <stdlib.h>
 
-#include "libcommon/stream/perf.h"
-#include "libcommon/rec/synth.h"
+#include "libcommon/stream/event.h"
 
 static size_t
 str_hash(const char *s, size_t cap)
@@ -54,27 +53,34 @@ strset_add(struct strset *s, const char *name)
 
 /* What pdrecord notes about every record it passes on. */
 void
-note_record(const unsigned char *rec, size_t size)
+note_record(const unsigned char *p)
 {
-	uint32_t type = pd_get_u32(rec);
-	const char *f;
+	struct pd_rec rec;
+	struct pd_record_lost l;
+	struct pd_record_lost_samples ls;
+	struct pd_record_mmap m;
+	struct pd_record_mmap2 m2;
 
-	switch (type) {
+	pd_rec_view(&rec, p);
+	switch (rec.type) {
 	case PERF_RECORD_SAMPLE:
 		nsamples++;
 		break;
 	case PERF_RECORD_LOST:
-		if (size >= 24)
-			nlost += pd_get_u64(rec + 16);
+		if (pd_record_lost_parse(&rec, &l) == 0)
+			nlost += l.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (size >= 16)
-			nlost += pd_get_u64(rec + 8);
+		if (pd_record_lost_samples_parse(&rec, &ls) == 0)
+			nlost += ls.lost;
 		break;
 	case PERF_RECORD_MMAP:
+		if (pd_record_mmap_parse(&rec, &m) == 0)
+			strset_add(&files, m.filename);
+		break;
 	case PERF_RECORD_MMAP2:
-		if ((f = pd_synth_mmap_filename(rec, size)) != NULL)
-			strset_add(&files, f);
+		if (pd_record_mmap2_parse(&rec, &m2) == 0)
+			strset_add(&files, m2.filename);
 		break;
 	}
 }
@@ -85,11 +91,11 @@ note_buf(const unsigned char *p, size_t len)
 {
 	size_t off = 0, sz;
 
-	while (off + 8 <= len) {
-		sz = pd_get_u16(p + off + 6);
-		if (sz < 8 || off + sz > len)
+	while (off + PD_REC_HDR_SIZE <= len) {
+		sz = pd_header_size(p + off);
+		if (sz < PD_REC_HDR_SIZE || off + sz > len)
 			break;
-		note_record(p + off, sz);
+		note_record(p + off);
 		off += sz;
 	}
 }

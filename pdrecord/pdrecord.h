@@ -105,7 +105,7 @@ int	put_out(const unsigned char *p, size_t n);
 int	zsink(void *ctx, const void *p, size_t n);
 /* files.c */
 void	note_buf(const unsigned char *p, size_t len);
-void	note_record(const unsigned char *rec, size_t size);
+void	note_record(const unsigned char *rec);
 /* rings.c */
 int	read_rings(void);
 /* targets.c */

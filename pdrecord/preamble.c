@@ -12,21 +12,13 @@
 #include <stdlib.h>
 
 #include "libcommon/cli/msg.h"
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/samplehead.h"
 #include "libcommon/rec/buildid.h"
 #include "libcommon/rec/synth.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/stream/zenc.h"
-
-static size_t
-id_hdr_size(const struct perf_event_attr *a)
-{
-	uint64_t st = a->sample_type;
-
-	return 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
-	    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
-	    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER));
-}
 
 static void
 put_buf(struct pd_synth *b)
@@ -42,12 +34,15 @@ preamble(int argc, char **argv, pid_t child)
 	struct pd_synth_event *sev;
 	struct pd_synth_tp *tps;
 	struct pd_synth b = { 0 };
+	struct pd_sample_id_layout trailer;
 	unsigned char hdr[PD_PIPE_HDR_SIZE];
-	size_t i, ntp = 0, idsz = id_hdr_size(&evs[0].attr);
+	size_t i, ntp = 0, idsz;
 	int r = -1;
 
-	pd_put_u64(hdr, PD_MAGIC2);
-	pd_put_u64(hdr + 8, PD_PIPE_HDR_SIZE);
+	/* every event sets sample_id_all (events.c) */
+	pd_sample_id_layout(evs[0].attr.sample_type, &trailer);
+	idsz = trailer.size;
+	pd_pipe_header_put(hdr, 0);
 	if (pd_synth_put(&b, hdr, sizeof(hdr)) < 0)
 		nomem();
 	sev = calloc(nevs, sizeof(*sev));

@@ -6,6 +6,7 @@
 #include "pdrecord/pdrecord.h"
 
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/rec/synth.h"
 #include "libcommon/stream/writer.h"
@@ -31,23 +32,24 @@ ring_read(struct ring *r)
 		return -1;
 	while (tail < head) {
 		off = tail & mask;
-		if (off + 8 <= r->size) {
-			sz = pd_get_u16(r->data + off + 6);
+		if (off + PD_REC_HDR_SIZE <= r->size) {
+			sz = pd_header_size(r->data + off);
 		} else {
 			first = r->size - off;
 			memcpy(wrapbuf, r->data + off, first);
-			memcpy(wrapbuf + first, r->data, 8 - first);
-			sz = pd_get_u16(wrapbuf + 6);
+			memcpy(wrapbuf + first, r->data,
+			    PD_REC_HDR_SIZE - first);
+			sz = pd_header_size(wrapbuf);
 		}
 		if (sz < 8 || sz > head - tail)
 			break;		/* cannot happen with a sane kernel */
 		if (off + sz <= r->size) {
-			note_record(r->data + off, sz);
+			note_record(r->data + off);
 		} else {
 			first = r->size - off;
 			memcpy(wrapbuf, r->data + off, first);
 			memcpy(wrapbuf + first, r->data, sz - first);
-			note_record(wrapbuf, sz);
+			note_record(wrapbuf);
 		}
 		tail += sz;
 	}

@@ -179,8 +179,7 @@ main(int argc, char **argv)
 		} else if (pd_feat_id(&rec) == PD_FEAT_COMPRESSED) {
 			continue;	/* the output is not compressed */
 		}
-		if (pd_writer_rec(w, &rec) < 0 ||
-		    (r = pd_writer_payload(w, rd)) == -2)
+		if ((r = pd_writer_copy(w, rd, &rec)) == -2)
 			goto write_failed;
 		if (r < 0)
 			break;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "libcommon/cli/msg.h"
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/writer.h"
 
@@ -195,10 +196,11 @@ static int
 emit(struct sq *s, const struct qent *e)
 {
 	const unsigned char *p = s->slabs[e->slab].mem + e->off;
+	uint16_t size = pd_header_size(p);
 
-	if (pd_writer_put(s->w, p, pd_get_u16(p + 6)) < 0)
+	if (pd_writer_put(s->w, p, size) < 0)
 		return -1;
-	s->live_bytes -= (pd_get_u16(p + 6) + 7u) & ~7u;
+	s->live_bytes -= (size + 7u) & ~7u;
 	s->last_flush = e->ts;
 	release(s, e->slab);
 	return 0;
@@ -260,13 +262,9 @@ drain(struct sq *s, uint64_t limit)
 	s->nbatch = 0;
 	/* Marks the flush, so that the output is a round-ordered stream. */
 	if (n > 0) {
-		uint32_t type = PD_RECORD_FINISHED_ROUND;
-		uint16_t misc = 0, size = 8;
-		unsigned char h[8];
+		unsigned char h[PD_REC_HDR_SIZE];
 
-		memcpy(h, &type, 4);
-		memcpy(h + 4, &misc, 2);
-		memcpy(h + 6, &size, 2);
+		pd_header_put(h, PD_RECORD_FINISHED_ROUND, 0, sizeof(h), 0);
 		if (pd_writer_put(s->w, h, sizeof(h)) < 0)
 			return -1;
 	}
@@ -343,7 +341,7 @@ compact(struct sq *s)
 			i = pos[o] - 1;
 			pos[o] = 0;
 			src = s->slabs[sl].mem + 8 * o;
-			len = (pd_get_u16(src + 6) + 7u) & ~7u;
+			len = (pd_header_size(src) + 7u) & ~7u;
 			if (doff + len > SLAB) {
 				d++;
 				doff = 0;
@@ -470,7 +468,7 @@ nomem:
 int
 sq_queue(struct sq *s, const unsigned char *p, uint64_t ts)
 {
-	uint16_t size = pd_get_u16(p + 6);
+	uint16_t size = pd_header_size(p);
 	uint32_t len = (size + 7u) & ~7u;
 	struct qent *e;
 

@@ -4,7 +4,6 @@
  * order) into a pipe-mode stream of the chosen byte order, field by
  * field at each field's own width.
  */
-#include <byteswap.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
@@ -68,25 +68,6 @@ parse_order(const char *s, enum order *o)
 	return -1;
 }
 
-/* The zstd level perf record used, from the COMPRESSED feature. */
-static int
-comp_level(const struct pd_rec *rec, int level)
-{
-	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
-		return (int)pd_get_u32(rec->data + 16 + 8);
-	return level;
-}
-
-/* The COMPRESSED feature's mmap_len: how far one record may expand. */
-static uint64_t
-comp_mmap_len(const struct pd_rec *rec, uint64_t mmap_len)
-{
-	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
-		return pd_get_u32(rec->data + 16 + 16);
-	return mmap_len;
-}
 
 /* A zswap failure: a write error (empty message) or bad input. */
 static int
@@ -184,6 +165,7 @@ main(int argc, char **argv)
 	struct pd_reader *rd;
 	struct pd_err err;
 	struct pd_rec rec;
+	struct pd_feat_compressed comp;
 	struct zswap *z = NULL;
 	struct pd_tracefmt *tf = NULL;
 	enum order order = TO_NATIVE;
@@ -262,15 +244,16 @@ main(int argc, char **argv)
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
-	pd_put_u64(hdr, convert ? bswap_64(PD_MAGIC2) : PD_MAGIC2);
-	pd_put_u64(hdr + 8, convert ? bswap_64(PD_PIPE_HDR_SIZE) :
-	    PD_PIPE_HDR_SIZE);
+	pd_pipe_header_put(hdr, convert);
 	if (pd_writer_put(w, hdr, sizeof(hdr)) < 0)
 		goto write_failed;
 
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		level = comp_level(&rec, level);
-		mmap_len = comp_mmap_len(&rec, mmap_len);
+		/* perf record's zstd level, and how far a record expands */
+		if (pd_feat_compressed_parse(&rec, &comp) == 0) {
+			level = (int)comp.level;
+			mmap_len = comp.mmap_len;
+		}
 		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
 		    rec.type == PD_RECORD_COMPRESSED2)) {
 			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
@@ -328,11 +311,10 @@ main(int argc, char **argv)
 		}
 		if (z != NULL && zswap_pending(z))
 			continue;
-		if (pd_writer_rec(w, &rec) < 0)
-			goto write_failed;
 		if (convert && rec.type == PD_RECORD_HEADER_TRACING_DATA &&
 		    rec.payload > 0) {
-			if ((r = tracing_out(rd, &rec, &tf, w)) < 0)
+			if (pd_writer_rec(w, &rec) < 0 ||
+			    (r = tracing_out(rd, &rec, &tf, w)) < 0)
 				goto write_failed;
 			if (r == 0) {
 				status = PD_EXIT_DATA;
@@ -341,7 +323,7 @@ main(int argc, char **argv)
 			continue;
 		}
 		/* AUXTRACE data is the hardware's: it goes as it is */
-		if ((r = pd_writer_payload(w, rd)) == -2)
+		if ((r = pd_writer_copy(w, rd, &rec)) == -2)
 			goto write_failed;
 		if (r < 0)
 			break;

@@ -17,6 +17,7 @@
 #include <cpuid.h>
 #endif
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 
 #ifndef PD_VERSION
@@ -24,8 +25,6 @@
 #endif
 
 #define NAME_ALIGN	64	/* perf header strings */
-/* HEADER_BUILD_ID: the size byte is valid (perf reuses EXT_RESERVED). */
-#define MISC_BUILD_ID_SIZE	(1 << 15)
 
 int
 pd_synth_put(struct pd_synth *b, const void *p, size_t n)
@@ -59,12 +58,28 @@ pd_synth_free(struct pd_synth *b)
 static int
 put_hdr(struct pd_synth *b, uint32_t type, uint16_t misc, size_t size)
 {
-	unsigned char h[8];
+	unsigned char h[PD_REC_HDR_SIZE];
 
-	pd_put_u32(h, type);
-	pd_put_u16(h + 4, misc);
-	pd_put_u16(h + 6, (uint16_t)size);
+	pd_header_put(h, type, misc, size, 0);
 	return pd_synth_put(b, h, sizeof(h));
+}
+
+/*
+ * Room at the end of the buffer for a record of `size` bytes, which one
+ * of event.h's builders (asked for the size first, with cap 0) fills:
+ * 0 with *p set, or *p NULL when the record is larger than a record can
+ * be (perf leaves such a one out, too); -1 for no memory.
+ */
+static int
+put_rec(struct pd_synth *b, size_t size, unsigned char **p)
+{
+	*p = NULL;
+	if (size > PD_REC_MAX)
+		return 0;
+	if (pd_synth_put(b, NULL, size) < 0)
+		return -1;
+	*p = b->p + b->len - size;
+	return 0;
 }
 
 static int
@@ -121,11 +136,14 @@ int
 pd_synth_feature(struct pd_synth *b, unsigned feat, const void *body,
     size_t len)
 {
-	if (16 + len > PD_REC_MAX)
-		return 0;	/* perf leaves such a feature out, too */
-	if (put_hdr(b, PD_RECORD_HEADER_FEATURE, 0, 16 + len) < 0 ||
-	    put_u64(b, feat) < 0 || pd_synth_put(b, body, len) < 0)
+	size_t size = pd_record_header_feature_build(NULL, 0, feat, body,
+	    len, 0);
+	unsigned char *p;
+
+	if (put_rec(b, size, &p) < 0)
 		return -1;
+	if (p != NULL)
+		pd_record_header_feature_build(p, size, feat, body, len, 0);
 	return 0;
 }
 
@@ -366,7 +384,7 @@ pd_synth_tracing_data(struct pd_synth *b, const char *tracefs,
 	struct pd_synth blob = { 0 };
 	char path[PATH_MAX];
 	const char *sys;
-	unsigned char c;
+	unsigned char c, *p;
 	size_t i, j, nsys, cnt, aligned;
 	int r = -1, saved;
 
@@ -436,9 +454,11 @@ pd_synth_tracing_data(struct pd_synth *b, const char *tracefs,
 		goto fail;
 
 	aligned = PD_ALIGN8(blob.len);
-	if (put_hdr(b, PD_RECORD_HEADER_TRACING_DATA, 0, 16) < 0 ||
-	    put_u32(b, (uint32_t)aligned) < 0 || put_u32(b, 0) < 0 ||
-	    pd_synth_put(b, blob.p, blob.len) < 0 ||
+	if (put_rec(b, pd_record_header_tracing_data_build(NULL, 0, 0,
+	    aligned, 0), &p) < 0)
+		goto nomem;
+	pd_record_header_tracing_data_build(p, PD_REC_MAX, 0, aligned, 0);
+	if (pd_synth_put(b, blob.p, blob.len) < 0 ||
 	    pd_synth_put(b, NULL, aligned - blob.len) < 0)
 		goto nomem;
 	r = 0;
@@ -457,12 +477,14 @@ int
 pd_synth_comm(struct pd_synth *b, pid_t pid, pid_t tid, const char *comm,
     size_t idsz)
 {
-	size_t sl = PD_ALIGN8(strlen(comm) + 1);
+	struct pd_record_comm c = { pid, tid, comm, strlen(comm), 0 };
+	size_t size = pd_record_comm_build(NULL, 0, 0, &c, idsz, 0);
+	unsigned char *p;
 
-	if (put_hdr(b, PERF_RECORD_COMM, 0, 16 + sl + idsz) < 0 ||
-	    put_u32(b, pid) < 0 || put_u32(b, tid) < 0 ||
-	    put_str(b, comm, 8) < 0 || pd_synth_put(b, NULL, idsz) < 0)
+	if (put_rec(b, size, &p) < 0)
 		return -1;
+	if (p != NULL)
+		pd_record_comm_build(p, size, 0, &c, idsz, 0);
 	return 0;
 }
 
@@ -470,32 +492,29 @@ int
 pd_synth_fork(struct pd_synth *b, pid_t pid, pid_t ppid, pid_t tid,
     pid_t ptid, size_t idsz)
 {
-	if (put_hdr(b, PERF_RECORD_FORK, 0, 32 + idsz) < 0 ||
-	    put_u32(b, pid) < 0 || put_u32(b, ppid) < 0 ||
-	    put_u32(b, tid) < 0 || put_u32(b, ptid) < 0 ||
-	    put_u64(b, 0) < 0 || pd_synth_put(b, NULL, idsz) < 0)
+	struct pd_record_fork f = { pid, ppid, tid, ptid, 0 };
+	size_t size = pd_record_fork_build(NULL, 0, PERF_RECORD_FORK, &f,
+	    idsz, 0);
+	unsigned char *p;
+
+	if (put_rec(b, size, &p) < 0)
 		return -1;
+	if (p != NULL)
+		pd_record_fork_build(p, size, PERF_RECORD_FORK, &f, idsz, 0);
 	return 0;
 }
 
 static int
-mmap2(struct pd_synth *b, uint16_t misc, pid_t pid, pid_t tid, uint64_t start,
-    uint64_t len, uint64_t pgoff, uint32_t maj, uint32_t min, uint64_t ino,
-    uint32_t prot, uint32_t flags, const char *file, size_t idsz)
+mmap2(struct pd_synth *b, uint16_t misc, const struct pd_record_mmap2 *m,
+    size_t idsz)
 {
-	size_t sl = PD_ALIGN8(strlen(file) + 1);
+	size_t size = pd_record_mmap2_build(NULL, 0, misc, m, idsz, 0);
+	unsigned char *p;
 
-	if (72 + sl + idsz > PD_REC_MAX)
-		return 0;
-	if (put_hdr(b, PERF_RECORD_MMAP2, misc, 72 + sl + idsz) < 0 ||
-	    put_u32(b, pid) < 0 || put_u32(b, tid) < 0 ||
-	    put_u64(b, start) < 0 || put_u64(b, len) < 0 ||
-	    put_u64(b, pgoff) < 0 || put_u32(b, maj) < 0 ||
-	    put_u32(b, min) < 0 || put_u64(b, ino) < 0 ||
-	    put_u64(b, 0) < 0 || put_u32(b, prot) < 0 ||
-	    put_u32(b, flags) < 0 || put_str(b, file, 8) < 0 ||
-	    pd_synth_put(b, NULL, idsz) < 0)
+	if (put_rec(b, size, &p) < 0)
 		return -1;
+	if (p != NULL)
+		pd_record_mmap2_build(p, size, misc, m, idsz, 0);
 	return 0;
 }
 
@@ -532,8 +551,8 @@ process_maps(struct pd_synth *b, pid_t pid, int data, size_t idsz)
 {
 	char path[64], line[PATH_MAX + 256], perm[8], *file;
 	unsigned long long start, end, pgoff, ino;
+	struct pd_record_mmap2 m;
 	unsigned maj, min;
-	uint32_t prot, flags;
 	int n, r = 0;
 	FILE *f;
 
@@ -555,13 +574,22 @@ process_maps(struct pd_synth *b, pid_t pid, int data, size_t idsz)
 			file = "//anon";
 		if (strcmp(file, "[vsyscall]") == 0)
 			continue;
-		prot = (perm[0] == 'r' ? PROT_READ : 0) |
+		memset(&m, 0, sizeof(m));
+		m.pid = m.tid = pid;
+		m.start = start;
+		m.len = end - start;
+		m.pgoff = pgoff;
+		m.maj = maj;
+		m.min = min;
+		m.ino = ino;
+		m.prot = (perm[0] == 'r' ? PROT_READ : 0) |
 		    (perm[1] == 'w' ? PROT_WRITE : 0) |
 		    (perm[2] == 'x' ? PROT_EXEC : 0);
-		flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m.flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m.filename = file;
+		m.filename_len = strlen(file);
 		r = mmap2(b, PERF_RECORD_MISC_USER |
-		    (perm[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA), pid, pid,
-		    start, end - start, pgoff, maj, min, ino, prot, flags, file,
+		    (perm[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA), &m,
 		    idsz);
 	}
 	fclose(f);
@@ -621,15 +649,17 @@ static int
 kmmap(struct pd_synth *b, const char *name, uint64_t start, uint64_t len,
     uint64_t pgoff, size_t idsz)
 {
-	size_t sl = PD_ALIGN8(strlen(name) + 1);
+	struct pd_record_mmap m = { (uint32_t)-1, 0, start, len, pgoff, name,
+	    strlen(name) };
+	size_t size = pd_record_mmap_build(NULL, 0, PERF_RECORD_MISC_KERNEL,
+	    &m, idsz, 0);
+	unsigned char *p;
 
-	if (put_hdr(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL,
-	    40 + sl + idsz) < 0 ||
-	    put_u32(b, (uint32_t)-1) < 0 || put_u32(b, 0) < 0 ||
-	    put_u64(b, start) < 0 || put_u64(b, len) < 0 ||
-	    put_u64(b, pgoff) < 0 || put_str(b, name, 8) < 0 ||
-	    pd_synth_put(b, NULL, idsz) < 0)
+	if (put_rec(b, size, &p) < 0)
 		return -1;
+	if (p != NULL)
+		pd_record_mmap_build(p, size, PERF_RECORD_MISC_KERNEL, &m,
+		    idsz, 0);
 	return 0;
 }
 
@@ -683,31 +713,18 @@ int
 pd_synth_build_id(struct pd_synth *b, uint16_t misc, int32_t pid,
     const unsigned char *id, size_t idlen, const char *filename)
 {
-	unsigned char bid[24] = { 0 };
-	size_t fl = strlen(filename) + 1, size = PD_ALIGN8(36 + fl);
+	struct pd_record_header_build_id r = { pid, id, idlen, filename,
+	    strlen(filename) };
+	size_t size;
+	unsigned char *p;
 
-	if (idlen > 20 || size > PD_REC_MAX)
+	if (idlen > 20)
 		return 0;
-	memcpy(bid, id, idlen);
-	bid[20] = (unsigned char)idlen;
-	if (put_hdr(b, PD_RECORD_HEADER_BUILD_ID,
-	    misc | MISC_BUILD_ID_SIZE, size) < 0 ||
-	    pd_synth_put(b, &pid, 4) < 0 || pd_synth_put(b, bid, 24) < 0 ||
-	    pd_synth_put(b, filename, fl) < 0 ||
-	    pd_synth_put(b, NULL, size - 36 - fl) < 0)
+	misc |= PD_RECORD_MISC_BUILD_ID_SIZE;
+	size = pd_record_header_build_id_build(NULL, 0, misc, &r, 0);
+	if (put_rec(b, size, &p) < 0)
 		return -1;
+	if (p != NULL)
+		pd_record_header_build_id_build(p, size, misc, &r, 0);
 	return 0;
-}
-
-const char *
-pd_synth_mmap_filename(const unsigned char *rec, size_t size)
-{
-	uint32_t type = pd_get_u32(rec);
-	size_t off = type == PERF_RECORD_MMAP2 ? 72 :
-	    type == PERF_RECORD_MMAP ? 40 : 0;
-
-	if (off == 0 || size <= off ||
-	    memchr(rec + off, '\0', size - off) == NULL)
-		return NULL;
-	return (const char *)rec + off;
 }

@@ -109,10 +109,4 @@ int	pd_synth_empty(struct pd_synth *, uint32_t type);
 int	pd_synth_build_id(struct pd_synth *, uint16_t misc, int32_t pid,
 	    const unsigned char *id, size_t idlen, const char *filename);
 
-/*
- * The file name in an MMAP or MMAP2 record of `size` bytes, or NULL
- * (other types, no NUL within the record).
- */
-const char	*pd_synth_mmap_filename(const unsigned char *rec, size_t size);
-
 #endif /* PD_SYNTH_H */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
@@ -278,9 +279,153 @@ cpu_map(struct pd_dwalk *w)
 	pd_dwalk_close(w, 1);
 }
 
+/* MMAP2's device and inode, or with PERF_RECORD_MISC_MMAP_BUILD_ID a
+ * build id: u8 size, 3 reserved bytes, 20 bytes of id. */
+static void
+mmap2_id(struct pd_dwalk *w, uint16_t misc)
+{
+	uint8_t n;
+
+	if (!(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		U32(w, "maj");
+		U32(w, "min");
+		U64(w, "ino");
+		U64(w, "ino_generation");
+		return;
+	}
+	if (!pd_dwalk_room(w, 24))
+		return;
+	n = w->p[w->off];
+	if (n > 20)
+		n = 20;
+	pd_dwalk_emit(w, "build_id", PD_D_BYTES, 0, w->p + w->off + 4, n);
+	w->off += 24;
+}
+
+/* The namespaces of a NAMESPACES record, in the kernel's order. */
 static const char *const ns_names[] = {
 	"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
 };
+
+/*
+ * The entries of a list: an entry of one unnamed number is a bare value
+ * (read, then shown even past the end, where the walk goes bad), others
+ * are objects of their numbers and pads; NAMESPACES entries are named
+ * by their index.
+ */
+static void
+list(struct pd_dwalk *w, const struct pd_field *lf, uint64_t nr)
+{
+	const struct pd_field *f;
+	uint64_t i;
+
+	pd_dwalk_open(w, lf->name, 1);
+	for (i = 0; i < nr && !w->bad; i++) {
+		f = lf->sub;
+		if (f[0].name == NULL && f[1].kind == PD_F_END) {
+			pd_dwalk_emit(w, NULL, f->fmt,
+			    pd_dwalk_num(w, NULL, f->size, f->fmt), NULL, 0);
+			continue;
+		}
+		pd_dwalk_open(w, NULL, 0);
+		if (lf->kind == PD_F_NAMESPACES &&
+		    i < sizeof(ns_names) / sizeof(ns_names[0]))
+			pd_dwalk_emit(w, "name", PD_D_STR, 0, ns_names[i],
+			    strlen(ns_names[i]));
+		for (; f->kind != PD_F_END; f++)
+			if (f->kind == PD_F_PAD)
+				w->off += f->size;
+			else
+				pd_dwalk_num(w, f->name, f->size, f->fmt);
+		pd_dwalk_close(w, 0);
+	}
+	pd_dwalk_close(w, 1);
+}
+
+/*
+ * A payload by its field table (event.h). `nr` is the last number read,
+ * the count of a list after it. After PD_F_OPT, a field that does not
+ * fit ends the walk, as swap.c's. A walk gone bad goes on: what shows
+ * no value (misc bits, empty lists) is still shown.
+ */
+static void
+fields(struct pd_dwalk *w, const struct pd_field *f, const struct pd_rec *rec,
+    const struct pd_evsel *ev)
+{
+	uint64_t nr = 0, prev = 0;
+	int opt = 0;
+
+	for (;; f++) {
+		/* numbers first: most fields are */
+		if ((unsigned)f->kind - PD_F_U8 <= PD_F_U64 - PD_F_U8) {
+			if (opt && f->size > pd_dwalk_left(w))
+				return;
+			prev = nr;
+			nr = pd_dwalk_num(w, f->name, f->size, f->fmt);
+			continue;
+		}
+		switch (f->kind) {
+		case PD_F_END:
+			return;
+		case PD_F_PAD:
+			if (opt && f->size > pd_dwalk_left(w))
+				return;
+			w->off += f->size;
+			break;
+		case PD_F_BYTES:
+			if (opt && f->size > pd_dwalk_left(w))
+				return;
+			bytes(w, f->name, f->size);
+			break;
+		case PD_F_STR:
+			str(w, f->name, 0);
+			break;
+		case PD_F_SKIP:
+			w->off = w->end;
+			break;
+		case PD_F_RESTLEN:
+			pd_dwalk_emit(w, f->name, PD_D_U, pd_dwalk_left(w),
+			    NULL, 0);
+			w->off = w->end;
+			break;
+		case PD_F_MISC:
+			pd_dwalk_emit(w, f->name, PD_D_U,
+			    rec->misc >> f->size & 1, NULL, 0);
+			break;
+		case PD_F_OPT:
+			opt = 1;
+			break;
+		case PD_F_U64S:
+			pd_dwalk_open(w, f->name, 1);
+			while (!w->bad && pd_dwalk_left(w) >= 8)
+				pd_dwalk_emit(w, NULL, f->fmt,
+				    pd_dwalk_num(w, NULL, 8, PD_D_U), NULL, 0);
+			pd_dwalk_close(w, 1);
+			break;
+		case PD_F_LIST_FIT:
+			if (nr == 0 || pd_dwalk_left(w) / nr < 16)
+				break;
+			/* FALLTHROUGH */
+		case PD_F_LIST:
+		case PD_F_NAMESPACES:
+			list(w, f, nr);
+			break;
+		case PD_F_READ:
+			read_values(w, ev != NULL ? ev->attr.read_format : 0);
+			break;
+		case PD_F_MMAP2_ID:
+			if (opt && 24 > pd_dwalk_left(w))
+				return;
+			mmap2_id(w, rec->misc);
+			break;
+		case PD_F_POKE:
+			bytes(w, "old_bytes", prev);
+			bytes(w, "new_bytes", nr);
+			w->off = w->end;
+			break;
+		}
+	}
+}
 
 int
 pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
@@ -353,9 +498,9 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	U64(&w, "sample_period");
 	if (!pd_dwalk_room(&w, 24))
 		goto out;
-	st = pd_get_u64(w.p + 24);
-	rf = pd_get_u64(w.p + 32);
-	flags = pd_get_u64(w.p + 40);
+	st = pd_get_u64(w.p + PD_ATTR_OFF_SAMPLE_TYPE);
+	rf = pd_get_u64(w.p + PD_ATTR_OFF_READ_FORMAT);
+	flags = pd_get_u64(w.p + PD_ATTR_OFF_FLAGS);
 	pd_dwalk_emit(&w, "sample_type", PD_D_NAMES, st, buf, strlen(pd_decode_bits(
 	    buf, sizeof(buf), st, pd_sample_type_names,
 	    pd_sample_type_nnames)));
@@ -435,9 +580,10 @@ int
 pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
     const struct pd_dvisit *v, const char **why)
 {
+	const struct pd_field *f;
 	struct pd_dwalk w;
 	uint64_t nr, i;
-	size_t tl = 0;
+	long at;
 
 	w.p = rec->data;
 	w.off = PD_REC_HDR_SIZE;
@@ -446,156 +592,22 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	w.bad = 0;
 	w.why = NULL;
 	if (ev != NULL && pd_rec_is_kernel(rec->type) &&
-	    ev->id_hdr_size <= rec->size - PD_REC_HDR_SIZE)
-		tl = ev->id_hdr_size;
-	w.end -= tl;
+	    (at = pd_sample_id_start(ev, rec->size)) >= 0)
+		w.end = at;
 
-	switch (rec->type) {
-	case PERF_RECORD_MMAP:
-		S32(&w, "pid");
-		S32(&w, "tid");
-		A64(&w, "addr");
-		U64(&w, "len");
-		X64(&w, "pgoff");
-		str(&w, "filename", 0);
-		break;
-	case PERF_RECORD_LOST:
-		U64(&w, "id");
-		U64(&w, "lost");
-		break;
-	case PERF_RECORD_COMM:
-		S32(&w, "pid");
-		S32(&w, "tid");
-		str(&w, "comm", 0);
-		pd_dwalk_emit(&w, "exec", PD_D_U, rec->misc >> 13 & 1, NULL, 0);
-		break;
-	case PERF_RECORD_EXIT:
-	case PERF_RECORD_FORK:
-		S32(&w, "pid");
-		S32(&w, "ppid");
-		S32(&w, "tid");
-		S32(&w, "ptid");
-		U64(&w, "time");
-		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		U64(&w, "time");
-		U64(&w, "id");
-		U64(&w, "stream_id");
-		break;
-	case PERF_RECORD_READ:
-		S32(&w, "pid");
-		S32(&w, "tid");
-		read_values(&w, ev != NULL ? ev->attr.read_format : 0);
-		break;
-	case PERF_RECORD_MMAP2:
-		S32(&w, "pid");
-		S32(&w, "tid");
-		A64(&w, "addr");
-		U64(&w, "len");
-		X64(&w, "pgoff");
-		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			uint8_t n;
-
-			if (!pd_dwalk_room(&w, 24))
-				break;
-			n = w.p[w.off];
-			if (n > 20)
-				n = 20;
-			pd_dwalk_emit(&w, "build_id", PD_D_BYTES, 0, w.p + w.off + 4, n);
-			w.off += 24;
-		} else {
-			U32(&w, "maj");
-			U32(&w, "min");
-			U64(&w, "ino");
-			U64(&w, "ino_generation");
-		}
-		pd_dwalk_num(&w, "prot", 4, PD_D_X);
-		pd_dwalk_num(&w, "flags", 4, PD_D_X);
-		str(&w, "filename", 0);
-		break;
-	case PERF_RECORD_AUX:
-		X64(&w, "aux_offset");
-		X64(&w, "aux_size");
-		X64(&w, "flags");
-		break;
-	case PERF_RECORD_ITRACE_START:
-		S32(&w, "pid");
-		S32(&w, "tid");
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		U64(&w, "lost");
-		break;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		S32(&w, "next_prev_pid");
-		S32(&w, "next_prev_tid");
-		/* FALLTHROUGH */
-	case PERF_RECORD_SWITCH:
-		pd_dwalk_emit(&w, "out", PD_D_U, rec->misc >> 13 & 1, NULL, 0);
-		pd_dwalk_emit(&w, "preempt", PD_D_U, rec->misc >> 14 & 1, NULL, 0);
-		break;
-	case PERF_RECORD_NAMESPACES:
-		S32(&w, "pid");
-		S32(&w, "tid");
-		nr = U64(&w, "nr_namespaces");
-		pd_dwalk_open(&w, "namespaces", 1);
-		for (i = 0; i < nr && !w.bad; i++) {
-			pd_dwalk_open(&w, NULL, 0);
-			if (i < sizeof(ns_names) / sizeof(ns_names[0]))
-				pd_dwalk_emit(&w, "name", PD_D_STR, 0, ns_names[i],
-				    strlen(ns_names[i]));
-			X64(&w, "dev");
-			U64(&w, "ino");
-			pd_dwalk_close(&w, 0);
-		}
-		pd_dwalk_close(&w, 1);
-		break;
-	case PERF_RECORD_KSYMBOL:
-		A64(&w, "addr");
-		U32(&w, "len");
-		U16(&w, "ksym_type");
-		pd_dwalk_num(&w, "flags", 2, PD_D_X);
-		str(&w, "name", 0);
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		U16(&w, "bpf_type");
-		pd_dwalk_num(&w, "flags", 2, PD_D_X);
-		U32(&w, "id");
-		bytes(&w, "tag", 8);
-		break;
-	case PERF_RECORD_CGROUP:
-		U64(&w, "cgroup_id");
-		str(&w, "path", 0);
-		break;
-	case PD_RECORD_TEXT_POKE: {
-		uint16_t o, n;
-
-		A64(&w, "addr");
-		o = U16(&w, "old_len");
-		n = U16(&w, "new_len");
-		bytes(&w, "old_bytes", o);
-		bytes(&w, "new_bytes", n);
-		w.off = w.end;
-		break;
+	if (rec->type < PD_RECORD_USER_MAX &&
+	    (f = pd_record_layouts[rec->type]) != NULL) {
+		fields(&w, f, rec, ev);
+		goto out;
 	}
-	case PD_RECORD_AUX_OUTPUT_HW_ID:
-		U64(&w, "hw_id");
-		break;
-	case PD_RECORD_CALLCHAIN_DEFERRED:
-		X64(&w, "cookie");
-		nr = U64(&w, "nr");
-		pd_dwalk_open(&w, "ips", 1);
-		for (i = 0; i < nr && !w.bad; i++)
-			pd_dwalk_emit(&w, NULL, PD_D_ADDR, U64(&w, NULL), NULL, 0);
-		pd_dwalk_close(&w, 1);
-		break;
-
+	/* The layouts with counts and versions that a table cannot say. */
+	switch (rec->type) {
 	case PD_RECORD_HEADER_ATTR: {
 		uint32_t asz;
 
 		if (!pd_dwalk_room(&w, 8))
 			break;
-		asz = pd_get_u32(w.p + w.off + 4);
+		asz = pd_get_u32(w.p + w.off + PD_ATTR_OFF_SIZE);
 		if (asz == 0)
 			asz = PD_ATTR_SIZE_VER0;
 		if (asz > pd_dwalk_left(&w)) {
@@ -611,71 +623,19 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		pd_dwalk_close(&w, 1);
 		break;
 	}
-	case PD_RECORD_HEADER_EVENT_TYPE:
-		U64(&w, "event_id");
-		str(&w, "name", 0);
-		break;
-	case PD_RECORD_HEADER_TRACING_DATA:
-		U32(&w, "data_size");
-		break;
 	case PD_RECORD_HEADER_BUILD_ID: {
 		size_t n = 20;
 
 		S32(&w, "pid");
 		if (!pd_dwalk_room(&w, 24))
 			break;
-		if ((rec->misc & 0x8000) && w.p[w.off + 20] <= 20)
+		if ((rec->misc & PD_RECORD_MISC_BUILD_ID_SIZE) && w.p[w.off + 20] <= 20)
 			n = w.p[w.off + 20];
 		pd_dwalk_emit(&w, "build_id", PD_D_BYTES, 0, w.p + w.off, n);
 		w.off += 24;
 		str(&w, "filename", 0);
 		break;
 	}
-	case PD_RECORD_ID_INDEX: {
-		int guest;
-
-		nr = U64(&w, "nr");
-		guest = nr > 0 && pd_dwalk_left(&w) / nr >= 48;
-		pd_dwalk_open(&w, "entries", 1);
-		for (i = 0; i < nr && !w.bad; i++) {
-			pd_dwalk_open(&w, NULL, 0);
-			U64(&w, "id");
-			U64(&w, "idx");
-			S32(&w, "cpu");
-			w.off += 4;
-			S32(&w, "tid");
-			w.off += 4;
-			pd_dwalk_close(&w, 0);
-		}
-		pd_dwalk_close(&w, 1);
-		if (guest) {
-			pd_dwalk_open(&w, "guest", 1);
-			for (i = 0; i < nr && !w.bad; i++) {
-				pd_dwalk_open(&w, NULL, 0);
-				U64(&w, "machine_pid");
-				U64(&w, "vcpu");
-				pd_dwalk_close(&w, 0);
-			}
-			pd_dwalk_close(&w, 1);
-		}
-		break;
-	}
-	case PD_RECORD_AUXTRACE_INFO:
-		U32(&w, "auxtrace_type");
-		w.off += 4;
-		pd_dwalk_open(&w, "priv", 1);
-		while (!w.bad && pd_dwalk_left(&w) >= 8)
-			pd_dwalk_emit(&w, NULL, PD_D_X, U64(&w, NULL), NULL, 0);
-		pd_dwalk_close(&w, 1);
-		break;
-	case PD_RECORD_AUXTRACE:
-		U64(&w, "data_size");
-		X64(&w, "data_offset");
-		X64(&w, "reference");
-		U32(&w, "idx");
-		S32(&w, "tid");
-		S32(&w, "cpu");
-		break;
 	case PD_RECORD_AUXTRACE_ERROR: {
 		uint32_t fmt;
 
@@ -709,29 +669,6 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	case PD_RECORD_CPU_MAP:
 		cpu_map(&w);
 		w.off = w.end;
-		break;
-	case PD_RECORD_STAT_CONFIG:
-		nr = U64(&w, "nr");
-		pd_dwalk_open(&w, "config", 1);
-		for (i = 0; i < nr && !w.bad; i++) {
-			pd_dwalk_open(&w, NULL, 0);
-			U64(&w, "tag");
-			U64(&w, "val");
-			pd_dwalk_close(&w, 0);
-		}
-		pd_dwalk_close(&w, 1);
-		break;
-	case PD_RECORD_STAT:
-		U64(&w, "id");
-		S32(&w, "cpu");
-		S32(&w, "thread");
-		U64(&w, "val");
-		U64(&w, "ena");
-		U64(&w, "run");
-		break;
-	case PD_RECORD_STAT_ROUND:
-		U64(&w, "round_type");
-		U64(&w, "time");
 		break;
 	case PD_RECORD_EVENT_UPDATE: {
 		uint64_t t = U64(&w, "update_type");
@@ -768,28 +705,8 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		w.off = w.end;
 		break;
 	}
-	case PD_RECORD_TIME_CONV:
-		U64(&w, "time_shift");
-		U64(&w, "time_mult");
-		U64(&w, "time_zero");
-		if (pd_dwalk_left(&w) >= 24) {
-			U64(&w, "time_cycles");
-			X64(&w, "time_mask");
-			pd_dwalk_num(&w, "cap_user_time_zero", 1, PD_D_U);
-			pd_dwalk_num(&w, "cap_user_time_short", 1, PD_D_U);
-			w.off = w.end;
-		}
-		break;
 	case PD_RECORD_HEADER_FEATURE:
 		feature(&w, rec);
-		break;
-	case PD_RECORD_COMPRESSED:
-		pd_dwalk_emit(&w, "data_size", PD_D_U, pd_dwalk_left(&w), NULL, 0);
-		w.off = w.end;
-		break;
-	case PD_RECORD_COMPRESSED2:
-		U64(&w, "data_size");
-		w.off = w.end;
 		break;
 	case PD_RECORD_BPF_METADATA:
 		str(&w, "prog_name", 512);
@@ -803,33 +720,27 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		}
 		pd_dwalk_close(&w, 1);
 		break;
-	case PD_RECORD_SCHEDSTAT_CPU:
 	case PD_RECORD_SCHEDSTAT_DOMAIN:
 		U64(&w, "timestamp");
 		U32(&w, "cpu");
 		U16(&w, "version");
-		if (rec->type == PD_RECORD_SCHEDSTAT_DOMAIN)
-			U16(&w, "domain");
-		else
-			w.off += 2;
+		U16(&w, "domain");
 		pd_dwalk_open(&w, "counters", 1);
 		while (!w.bad && pd_dwalk_left(&w) >= 8)
 			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
-	case PD_RECORD_FINISHED_ROUND:
-	case PD_RECORD_FINISHED_INIT:
-		break;
 	default:
 		bytes(&w, "data", pd_dwalk_left(&w));
 		break;
 	}
+out:
 	if (w.bad) {
 		*why = w.why != NULL ? w.why :
 		    "payload does not fit its record";
 		return -1;
 	}
-	if (tl != 0 && pd_decode_trailer(rec, ev, v, why) < 0)
+	if (w.end < rec->size && pd_decode_trailer(rec, ev, v, why) < 0)
 		return -1;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "libcommon/stream/evname.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 
 void
 pd_evlist_init(struct pd_evlist *el)
@@ -57,8 +58,8 @@ pd_attr_parse(struct pd_attr *a, const void *vp, size_t len, const char **why)
 		*why = "attr shorter than 64 bytes";
 		return -1;
 	}
-	a->type = pd_get_u32(p);
-	a->size = pd_get_u32(p + 4);
+	a->type = field(p, len, PD_ATTR_OFF_TYPE, 4);
+	a->size = field(p, len, PD_ATTR_OFF_SIZE, 4);
 	if (a->size == 0)
 		a->size = PD_ATTR_SIZE_VER0;
 	a->config = field(p, len, 8, 8);
@@ -131,16 +132,9 @@ calc_positions(struct pd_evsel *ev)
 		ev->id_pos = -1;
 		ev->is_pos = -1;
 	}
-	n = 0;
-	if (ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) {
-		n += !!(st & PERF_SAMPLE_TID);
-		n += !!(st & PERF_SAMPLE_TIME);
-		n += !!(st & PERF_SAMPLE_ID);
-		n += !!(st & PERF_SAMPLE_STREAM_ID);
-		n += !!(st & PERF_SAMPLE_CPU);
-		n += !!(st & PERF_SAMPLE_IDENTIFIER);
-	}
-	ev->id_hdr_size = 8 * n;
+	pd_sample_id_layout(st, &ev->trailer);
+	ev->id_hdr_size = ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL ?
+	    ev->trailer.size : 0;
 }
 
 struct pd_evsel *
@@ -261,7 +255,7 @@ pd_evlist_for_rec(const struct pd_evlist *el, const struct pd_rec *rec)
 		return &el->evsels[0];
 	n = (rec->size - PD_REC_HDR_SIZE) / 8;
 	if ((unsigned)first->is_pos > n ||
-	    rec->size < PD_REC_HDR_SIZE + first->id_hdr_size)
+	    pd_sample_id_start(first, rec->size) < 0)
 		return &el->evsels[0];
 	id = pd_get_u64(rec->data + rec->size - 8 * first->is_pos);
 	ev = pd_evlist_by_id(el, id);

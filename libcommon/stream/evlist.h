@@ -54,6 +54,7 @@ struct pd_evsel {
 	int		 is_pos;	/* u64s back from a trailer's end; -1 */
 	uint16_t	 id_hdr_size;	/* sample_id_all trailer bytes, or 0 */
 	struct pd_sample_layout head;	/* the SAMPLE's fixed fields */
+	struct pd_sample_id_layout trailer;	/* with sample_id_all */
 	unsigned	 parsable:1;	/* only bits we know in the layout */
 	unsigned	 named:1;	/* by a record, not by default */
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "libcommon/stream/decode.h"
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 
@@ -45,9 +46,11 @@ static const char *const feat_names[] = {
 long long
 pd_feat_id(const struct pd_rec *rec)
 {
-	if (rec->type != PD_RECORD_HEADER_FEATURE || rec->size < 16)
+	struct pd_record_header_feature f;
+
+	if (pd_record_header_feature_parse(rec, &f) < 0)
 		return -1;
-	return (long long)(pd_get_u64(rec->data + 8) & INT64_MAX);
+	return (long long)(f.feat_id & INT64_MAX);
 }
 
 const char *
@@ -89,17 +92,19 @@ copy_string(char *dst, size_t dlen, const unsigned char *p, size_t len)
 int
 pd_header_info_update(struct pd_header_info *hi, const struct pd_rec *rec)
 {
+	struct pd_record_header_feature hf;
+	struct pd_feat_compressed c;
 	const unsigned char *p;
 	size_t len, off, n, used;
 	uint64_t f;
 	uint32_t i, argc;
 	const char *s;
 
-	if (rec->type != PD_RECORD_HEADER_FEATURE || rec->size < 16)
+	if (pd_record_header_feature_parse(rec, &hf) < 0)
 		return 0;
-	f = pd_get_u64(rec->data + 8);
-	p = rec->data + 16;
-	len = rec->size - 16;
+	f = hf.feat_id;
+	p = hf.data;
+	len = hf.size;
 	switch (f) {
 	case PD_FEAT_HOSTNAME:
 		if (copy_string(hi->hostname, sizeof(hi->hostname), p, len))
@@ -154,11 +159,11 @@ pd_header_info_update(struct pd_header_info *hi, const struct pd_rec *rec)
 		}
 		break;
 	case PD_FEAT_COMPRESSED:
-		if (len < 20)
+		if (pd_feat_compressed_parse(rec, &c) < 0)
 			return -1;
-		hi->comp_type = pd_get_u32(p + 4);
-		hi->comp_level = pd_get_u32(p + 8);
-		hi->comp_mmap_len = pd_get_u32(p + 16);
+		hi->comp_type = c.type;
+		hi->comp_level = c.level;
+		hi->comp_mmap_len = c.mmap_len;
 		break;
 	default:
 		return 0;
@@ -439,18 +444,17 @@ pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
 }
 
 int
-pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn, void *ctx)
+pd_feat_event_desc_walk(const unsigned char *p, size_t len, pd_evdesc_fn fn,
+    void *ctx)
 {
-	const unsigned char *q, *end = rec->data + rec->size;
+	const unsigned char *q = p + 8, *end = p + len;
 	uint32_t nr, asz, i, nids, slen;
 	int r;
 
-	if (pd_feat_id(rec) != PD_FEAT_EVENT_DESC || rec->size < 24)
+	if (len < 8)
 		return 0;
-	q = rec->data + 16;
-	nr = pd_get_u32(q);
-	asz = pd_get_u32(q + 4);
-	q += 8;
+	nr = pd_get_u32(p);
+	asz = pd_get_u32(p + 4);
 	for (i = 0; i < nr; i++) {
 		if (asz > (size_t)(end - q) || 8 > (size_t)(end - q - asz))
 			break;
@@ -467,4 +471,15 @@ pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn, void *ctx)
 		q += slen + 8 * (size_t)nids;
 	}
 	return 0;
+}
+
+int
+pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn, void *ctx)
+{
+	struct pd_record_header_feature f;
+
+	if (pd_record_header_feature_parse(rec, &f) < 0 ||
+	    f.feat_id != PD_FEAT_EVENT_DESC)
+		return 0;
+	return pd_feat_event_desc_walk(f.data, f.size, fn, ctx);
 }

@@ -34,6 +34,10 @@ typedef int	(*pd_evdesc_fn)(void *ctx, uint32_t idx, const char *name,
 int	pd_feat_event_desc(const struct pd_rec *rec, pd_evdesc_fn fn,
 	    void *ctx);
 
+/* The same over an EVENT_DESC body of len bytes (a file's section). */
+int	pd_feat_event_desc_walk(const unsigned char *p, size_t len,
+	    pd_evdesc_fn fn, void *ctx);
+
 /* The feature id of a HEADER_FEATURE record, or -1 for other records. */
 long long	pd_feat_id(const struct pd_rec *rec);
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
@@ -44,43 +45,37 @@ map_read(const struct pd_evsel *ev, unsigned char *p, unsigned off,
 	return 0;
 }
 
+/* One id named by a record's fixed fields (pd_record_id_offsets). */
+struct fixed_map {
+	unsigned char	*p;
+	pd_id_map_fn	 map;
+	void		*ctx;
+};
+
+static void
+map_fixed(void *vctx, size_t off)
+{
+	struct fixed_map *f = vctx;
+
+	map_at(f->p, off, f->map, f->ctx);
+}
+
 int
 pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
     unsigned char *p, pd_id_map_fn map, void *ctx, const char **why)
 {
 	const struct pd_evsel *ev;
 	struct pd_sample s;
+	struct pd_record_read rr;
 	struct pd_rec r = *rec;
-	unsigned off, asz, n, i;
+	struct fixed_map f = { p, map, ctx };
+	long at;
 
 	r.data = p;
-	switch (rec->type) {
-	case PD_RECORD_HEADER_ATTR:
-		asz = pd_get_u32(p + 8 + PD_ATTR_OFF_SIZE);
-		if (asz == 0)
-			asz = PD_ATTR_SIZE_VER0;
-		for (off = 8 + asz; off + 8 <= rec->size; off += 8)
-			map_at(p, off, map, ctx);
-		return 0;
-	case PD_RECORD_ID_INDEX:
-		if (rec->size < 16)
-			return 0;
-		n = pd_get_u64(p + 8) > (uint64_t)(rec->size - 16) / 32 ?
-		    (rec->size - 16) / 32u : pd_get_u64(p + 8);
-		for (i = 0; i < n; i++)
-			map_at(p, 16 + 32 * i, map, ctx);
-		return 0;
-	case PD_RECORD_EVENT_UPDATE:
-		if (rec->size >= 24)
-			map_at(p, 16, map, ctx);
-		return 0;
-	case PD_RECORD_STAT:
-		if (rec->size >= 16)
-			map_at(p, 8, map, ctx);
+	if (!pd_rec_is_kernel(rec->type)) {
+		pd_record_id_offsets(&r, map_fixed, &f);
 		return 0;
 	}
-	if (!pd_rec_is_kernel(rec->type))
-		return 0;
 	if ((ev = pd_evlist_for_rec(el, &r)) == NULL) {
 		if (rec->type == PERF_RECORD_SAMPLE) {
 			*why = "sample of an unknown event";
@@ -100,23 +95,15 @@ pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 		}
 		return 0;
 	}
-	switch (rec->type) {
-	case PERF_RECORD_LOST:
-		if (rec->size >= 16)
-			map_at(p, 8, map, ctx);
-		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		if (rec->size >= 24)
-			map_at(p, 16, map, ctx);
-		break;
-	case PERF_RECORD_READ:
-		if (map_read(ev, p, 16, rec->size - ev->id_hdr_size, map,
-		    ctx) < 0) {
-			*why = "read values run past the record";
-			return -1;
-		}
-		break;
+	/* LOST and THROTTLE name theirs; the event was found first */
+	pd_record_id_offsets(&r, map_fixed, &f);
+	/* READ values end at the trailer (one that does not fit is said
+	 * below) */
+	if (pd_record_read_parse(&r, &rr) == 0 &&
+	    (at = pd_sample_id_start(ev, rec->size)) >= 0 &&
+	    map_read(ev, p, rr.values - p, at, map, ctx) < 0) {
+		*why = "read values run past the record";
+		return -1;
 	}
 	if (pd_sample_id_parse(ev, &r, &s, why) < 0)
 		return -1;
@@ -152,27 +139,22 @@ add_trailer(const struct pd_evsel *ev, const struct pd_rec *rec,
     const unsigned char *p, unsigned char *out, uint64_t id,
     const char **why)
 {
-	uint64_t st = ev->attr.sample_type | PERF_SAMPLE_IDENTIFIER;
-	unsigned o = rec->size, n;
+	struct pd_sample_id_layout l;
+	unsigned o = rec->size;
 
-	n = 8 * (!!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
-	    !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
-	    !!(st & PERF_SAMPLE_CPU) + 1);
-	if (o + n > PD_REC_MAX) {
+	pd_sample_id_layout(ev->attr.sample_type | PERF_SAMPLE_IDENTIFIER, &l);
+	if (o + l.size > PD_REC_MAX) {
 		*why = "no room for a sample_id_all trailer: record would "
 		    "exceed 65535 bytes";
 		return -1;
 	}
 	memcpy(out, p, o);
-	memset(out + o, 0xff, n);
-	if (st & PERF_SAMPLE_ID) {
-		o += 8 * (!!(st & PERF_SAMPLE_TID) +
-		    !!(st & PERF_SAMPLE_TIME));
-		pd_put_u64(out + o, id);
-	}
-	pd_put_u64(out + rec->size + n - 8, id);
-	pd_put_u16(out + 6, rec->size + n);
-	return rec->size + n;
+	memset(out + o, 0xff, l.size);
+	if (l.id != PD_HEAD_NONE)
+		pd_put_u64(out + o + l.id, id);
+	pd_put_u64(out + o + l.identifier, id);
+	pd_header_set_size(out, o + l.size);
+	return o + l.size;
 }
 
 int
@@ -181,40 +163,41 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
     const char **why)
 {
 	const struct pd_evsel *ev;
-	unsigned size = rec->size, asz, off;
+	struct pd_record_header_attr a;
+	struct pd_rec r = *rec;
+	unsigned size = rec->size, off;
 	uint64_t st, fl, id;
+	long at;
 
 	if (rec->type == PD_RECORD_HEADER_ATTR) {
-		if (el->n == 0 || size < PD_REC_HDR_SIZE + PD_ATTR_SIZE_VER0) {
+		r.data = p;
+		if (el->n == 0 || pd_record_header_attr_parse(&r, &a) < 0) {
 			*why = "ATTR record without its event";
 			return -1;
 		}
 		ev = &el->evsels[el->n - 1];
-		off = PD_REC_HDR_SIZE + PD_ATTR_OFF_SAMPLE_TYPE;
-		st = pd_get_u64(p + off);
-		fl = pd_get_u64(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_FLAGS);
+		st = pd_get_u64(a.attr + PD_ATTR_OFF_SAMPLE_TYPE);
+		fl = pd_get_u64(a.attr + PD_ATTR_OFF_FLAGS);
 		if ((st & PERF_SAMPLE_IDENTIFIER) &&
 		    (fl & PD_ATTR_SAMPLE_ID_ALL))
 			return 0;
-		asz = pd_get_u32(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_SIZE);
-		if (asz == 0)
-			asz = PD_ATTR_SIZE_VER0;
-		if (asz > size - PD_REC_HDR_SIZE) {
+		if (a.ids == NULL) {
 			*why = "attr does not fit the ATTR record";
 			return -1;
 		}
 		memcpy(out, p, size);
-		pd_put_u64(out + off, st | PERF_SAMPLE_IDENTIFIER);
-		pd_put_u64(out + PD_REC_HDR_SIZE + PD_ATTR_OFF_FLAGS,
+		off = a.attr - p;
+		pd_put_u64(out + off + PD_ATTR_OFF_SAMPLE_TYPE,
+		    st | PERF_SAMPLE_IDENTIFIER);
+		pd_put_u64(out + off + PD_ATTR_OFF_FLAGS,
 		    fl | PD_ATTR_SAMPLE_ID_ALL);
-		if ((st & PERF_SAMPLE_IDENTIFIER) ||
-		    size - PD_REC_HDR_SIZE - asz >= 8)
+		if ((st & PERF_SAMPLE_IDENTIFIER) || a.nids > 0)
 			return size;
 		/* No ids: samples would name none; give the event one. */
 		if (size + 8 > PD_REC_MAX)
 			goto too_big;
 		pd_put_u64(out + size, evid(ctx, ev));
-		pd_put_u16(out + 6, size + 8);
+		pd_header_set_size(out, size + 8);
 		return size + 8;
 	}
 	if (!pd_rec_is_kernel(rec->type) ||
@@ -231,11 +214,11 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		 * it with the joined stream's first event's layout.
 		 */
 		if (rec->type == PERF_RECORD_SAMPLE || ev->id_hdr_size == 0 ||
-		    size < PD_REC_HDR_SIZE + (unsigned)ev->id_hdr_size ||
-		    own_id(el, ev, rec, p, size - 8, &id))
+		    (at = pd_sample_id_start(ev, size)) < 0 ||
+		    own_id(el, ev, rec, p, at + ev->trailer.identifier, &id))
 			return 0;
 		memcpy(out, p, size);
-		pd_put_u64(out + size - 8, evid(ctx, ev));
+		pd_put_u64(out + at + ev->trailer.identifier, evid(ctx, ev));
 		return size;
 	}
 	if (size + 8 > PD_REC_MAX)
@@ -250,7 +233,7 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		memcpy(out + PD_REC_HDR_SIZE + 8, p + PD_REC_HDR_SIZE,
 		    size - PD_REC_HDR_SIZE);
 	} else {
-		if (size < PD_REC_HDR_SIZE + (unsigned)ev->id_hdr_size) {
+		if (pd_sample_id_start(ev, size) < 0) {
 			*why = "sample_id trailer does not fit the record";
 			return -1;
 		}
@@ -260,7 +243,7 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		memcpy(out, p, size);
 		pd_put_u64(out + size, id);
 	}
-	pd_put_u16(out + 6, size + 8);
+	pd_header_set_size(out, size + 8);
 	return size + 8;
 
 too_big:

@@ -65,7 +65,13 @@ enum pd_user_type {
 #define PD_TRACING_MAGIC_LEN		10
 
 /* EVENT_UPDATE types (u64 after the header). */
+#define PD_EVENT_UPDATE_UNIT		0
+#define PD_EVENT_UPDATE_SCALE		1
 #define PD_EVENT_UPDATE_NAME		2
+#define PD_EVENT_UPDATE_CPUS		3
+
+/* HEADER_BUILD_ID: the id's size byte is valid (perf reuses EXT_RESERVED). */
+#define PD_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
 
 /* Sample bits; the installed header may predate some of them. */
 #define PD_SAMPLE_WEIGHT_STRUCT		(1ULL << 24)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
@@ -585,19 +586,23 @@ static int
 track(struct pd_reader *rd, const struct pd_rec *rec)
 {
 	struct pd_evlist *el = &rd->evlist;
-	const unsigned char *p = rec->data;
+	struct pd_record_header_attr a;
+	struct pd_record_id_index x;
+	struct pd_id_index_entry e;
+	struct pd_record_event_update u;
+	struct pd_feat_compressed c;
 	const char *why;
+	uint64_t i;
 
 	switch (rec->type) {
 	case PD_RECORD_HEADER_ATTR: {
 		uint32_t asz;
-		size_t nids;
 
-		if (rec->size < PD_REC_HDR_SIZE + PD_ATTR_SIZE_VER0)
+		if (pd_record_header_attr_parse(rec, &a) < 0)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ATTR record size %u too small for an attr",
 			    rec->size);
-		asz = pd_get_u32(p + 8 + PD_ATTR_OFF_SIZE);
+		asz = a.attr_size;
 		/*
 		 * Readers find the ids at attr.size, so it must be a real
 		 * size: 0 (VER0 in a file's attr section) cannot place them.
@@ -608,65 +613,53 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 		if (asz % 8 != 0)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ATTR attr.size %u is not a multiple of 8", asz);
-		if (asz > (unsigned)rec->size - PD_REC_HDR_SIZE)
+		if (a.ids == NULL)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ATTR attr.size %u does not fit record size %u",
 			    asz, rec->size);
-		nids = (rec->size - PD_REC_HDR_SIZE - asz) / 8;
 		{
 			uint64_t ids[PD_REC_MAX / 8];
-			size_t i;
 
-			for (i = 0; i < nids; i++)
-				ids[i] = pd_get_u64(p + 8 + asz + 8 * i);
-			if (pd_evlist_add(el, p + 8, asz, ids, nids, &why) < 0)
+			for (i = 0; i < a.nids; i++)
+				ids[i] = pd_get_u64(a.ids + 8 * i);
+			if (pd_evlist_add(el, a.attr, asz, ids, a.nids,
+			    &why) < 0)
 				return pd_err_set(&rd->err, rec->offset,
 				    "ATTR: %s", why);
 		}
 		break;
 	}
-	case PD_RECORD_ID_INDEX: {
-		uint64_t nr, i, stride;
-
-		if (rec->size < 16)
+	case PD_RECORD_ID_INDEX:
+		if (pd_record_id_index_parse(rec, &x) < 0)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ID_INDEX record size %u < 16", rec->size);
-		nr = pd_get_u64(p + 8);
-		if (nr == 0)
-			break;
-		if (nr > (uint64_t)(rec->size - 16) / 32)
+		if (x.fit < x.nr)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ID_INDEX: %" PRIu64 " entries do not fit record "
-			    "size %u", nr, rec->size);
-		stride = 32;
-		for (i = 0; i < nr; i++) {
-			uint64_t id = pd_get_u64(p + 16 + stride * i);
-			uint64_t idx = pd_get_u64(p + 24 + stride * i);
-
-			if (idx < el->n && pd_evlist_by_id(el, id) == NULL &&
-			    pd_evlist_add_ids(el, idx, &id, 1) < 0)
+			    "size %u", x.nr, rec->size);
+		for (i = 0; i < x.nr; i++) {
+			pd_record_id_index_entry(&x, i, &e);
+			if (e.idx < el->n &&
+			    pd_evlist_by_id(el, e.id) == NULL &&
+			    pd_evlist_add_ids(el, e.idx, &e.id, 1) < 0)
 				return pd_err_io(&rd->err, ENOMEM, "malloc");
 		}
 		break;
-	}
 	case PD_RECORD_EVENT_UPDATE: {
 		struct pd_evsel *ev;
 
-		/* type 2 = NAME: u64 type, u64 id, NUL-padded name */
-		if (rec->size < 24 || pd_get_u64(p + 8) != 2)
+		if (pd_record_event_update_parse(rec, &u) < 0 ||
+		    u.type != PD_EVENT_UPDATE_NAME)
 			break;
-		ev = pd_evlist_by_id(el, pd_get_u64(p + 16));
-		if (ev != NULL && pd_evlist_set_name(el, ev->idx,
-		    (const char *)p + 24, strnlen((const char *)p + 24,
-		    rec->size - 24)) < 0)
+		ev = pd_evlist_by_id(el, u.id);
+		if (ev != NULL && pd_evlist_set_name(el, ev->idx, u.str,
+		    u.str_len) < 0)
 			return pd_err_io(&rd->err, ENOMEM, "malloc");
 		break;
 	}
 	case PD_RECORD_HEADER_FEATURE:
-		/* u32 version, type, level, ratio, mmap_len */
-		if (rec->size >= 36 &&
-		    pd_get_u64(p + 8) == PD_FEAT_COMPRESSED) {
-			rd->comp_mmap_len = pd_get_u32(p + 32);
+		if (pd_feat_compressed_parse(rec, &c) == 0) {
+			rd->comp_mmap_len = c.mmap_len;
 			if (rd->zdec != NULL)
 				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
 			break;
@@ -750,20 +743,12 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 	return avail;
 }
 
-/* A record synthesized from the file header, handed out from rd->synth. */
+/* The record built in rd->synth from the file header, handed out. */
 static int
-synth_rec(struct pd_reader *rd, struct pd_rec *rec, uint32_t type,
-    size_t size, uint64_t offset)
+synth_rec(struct pd_reader *rd, struct pd_rec *rec, uint64_t offset)
 {
-	pd_put_u32(rd->synth, type);
-	pd_put_u16(rd->synth + 4, 0);
-	pd_put_u16(rd->synth + 6, size);
+	pd_rec_view(rec, rd->synth);
 	rec->offset = offset;
-	rec->data = rd->synth;
-	rec->payload = 0;
-	rec->type = type;
-	rec->misc = 0;
-	rec->size = size;
 	rec->flags = PD_REC_SYNTHESIZED;
 	return 1;
 }
@@ -777,10 +762,10 @@ next_attr(struct pd_reader *rd, struct pd_rec *rec)
 	struct section ids;
 	unsigned char sec[16];
 
-	if (pread_all(rd, p + 8, alen, at, "attr") < 0 ||
+	if (pread_all(rd, p + PD_REC_HDR_SIZE, alen, at, "attr") < 0 ||
 	    pread_all(rd, sec, 16, at + alen, "attr ids") < 0)
 		return -1;
-	if (rd->swapped && pd_swap_attr(p + 8, alen) < 0)
+	if (rd->swapped && pd_swap_attr(p + PD_REC_HDR_SIZE, alen) < 0)
 		return pd_err_set(&rd->err, at, "attr cannot be converted");
 	if (file_section(rd, sec, &ids, "attr ids", at + alen) < 0)
 		return -1;
@@ -792,9 +777,9 @@ next_attr(struct pd_reader *rd, struct pd_rec *rec)
 	 * reader and perf inject do, and say so in attr.size.
 	 */
 	olen = alen < PD_ATTR_SIZE_PERF61 ? PD_ATTR_SIZE_PERF61 : alen;
-	pd_put_u32(p + 8 + PD_ATTR_OFF_SIZE, olen);
+	pd_put_u32(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_SIZE, olen);
 	size = PD_REC_HDR_SIZE + PD_ALIGN8(olen);
-	memset(p + 8 + alen, 0, size - 8 - alen);
+	memset(p + PD_REC_HDR_SIZE + alen, 0, size - PD_REC_HDR_SIZE - alen);
 	if (ids.size % 8 != 0 || ids.size > PD_REC_MAX - size)
 		return pd_err_set(&rd->err, at + alen, "attr %" PRIu64 ": %"
 		    PRIu64 " bytes of ids do not fit one record",
@@ -807,7 +792,8 @@ next_attr(struct pd_reader *rd, struct pd_rec *rec)
 			    bswap_64(pd_get_u64(p + size + i)));
 	size += ids.size;
 	rd->attr_i++;
-	return synth_rec(rd, rec, PD_RECORD_HEADER_ATTR, size, at);
+	pd_header_put(p, PD_RECORD_HEADER_ATTR, 0, size, 0);
+	return synth_rec(rd, rec, at);
 }
 
 /*
@@ -819,6 +805,7 @@ static int
 next_feature(struct pd_reader *rd, struct pd_rec *rec)
 {
 	struct section *s;
+	unsigned char *body;
 	unsigned f;
 
 	for (; rd->feat_i < PD_FEAT_BITS; rd->feat_i++) {
@@ -850,7 +837,7 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		if (s->size == 0 && f != PD_FEAT_BRANCH_STACK &&
 		    f != PD_FEAT_STAT)
 			continue;
-		if (s->size > PD_REC_MAX - 16) {
+		if (s->size > PD_REC_MAX - PD_RECORD_FEATURE_HEAD) {
 			char what[80];
 
 			snprintf(what, sizeof(what), "feature %u: %" PRIu64
@@ -859,12 +846,13 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 			continue;
 		}
 		rd->feat_i++;
-		if (pread_all(rd, rd->synth + 16, s->size, s->offset,
-		    "feature") < 0)
+		body = rd->synth + PD_RECORD_FEATURE_HEAD;
+		if (pread_all(rd, body, s->size, s->offset, "feature") < 0)
 			return -1;
-		pd_put_u64(rd->synth + 8, f);
+		pd_record_header_feature_build(rd->synth, PD_REC_MAX, f, NULL,
+		    s->size, 0);
 		if (rd->swapped) {
-			int r = pd_swap_feature(f, rd->synth + 16, s->size);
+			int r = pd_swap_feature(f, body, s->size);
 
 			if (r < 0)
 				drop(rd, "a feature section that could not "
@@ -875,50 +863,34 @@ next_feature(struct pd_reader *rd, struct pd_rec *rec)
 		}
 		if (f == PD_FEAT_EVENT_DESC && rd->desc == NULL &&
 		    (rd->desc = malloc(s->size)) != NULL) {
-			memcpy(rd->desc, rd->synth + 16, s->size);
+			memcpy(rd->desc, body, s->size);
 			rd->desc_len = s->size;
 		}
-		return synth_rec(rd, rec, PD_RECORD_HEADER_FEATURE,
-		    16 + s->size, s->offset);
+		return synth_rec(rd, rec, s->offset);
 	}
 	return 0;
 }
 
-/*
- * The name of event i in an EVENT_DESC section (native order): u32 nr,
- * u32 attr_size, then nr x {attr, u32 nr_ids, u32 len, char name[len],
- * u64 ids[nr_ids]}. Returns its length (0: none) and sets *name.
- */
-static size_t
-desc_name(const unsigned char *p, size_t len, uint64_t i, const char **name)
-{
-	const unsigned char *q = p + 8, *end = p + len;
-	uint32_t nr, asz, nids, slen;
-	uint64_t k;
+/* Finds the name of entry `i` of an EVENT_DESC body. */
+struct desc_find {
+	uint32_t	 i;
+	const char	*name;
+	size_t		 len;
+};
 
-	if (len < 8)
+static int
+desc_find(void *ctx, uint32_t idx, const char *name, size_t len,
+    const unsigned char *ids, uint32_t nids)
+{
+	struct desc_find *d = ctx;
+
+	(void)ids;
+	(void)nids;
+	if (idx != d->i)
 		return 0;
-	nr = pd_get_u32(p);
-	asz = pd_get_u32(p + 4);
-	for (k = 0; k < nr; k++) {
-		if (asz > (size_t)(end - q) || 8 > (size_t)(end - q - asz))
-			return 0;
-		q += asz;
-		nids = pd_get_u32(q);
-		slen = pd_get_u32(q + 4);
-		q += 8;
-		if (slen > (size_t)(end - q))
-			return 0;
-		if (k == i) {
-			*name = (const char *)q;
-			return strnlen((const char *)q, slen);
-		}
-		q += slen;
-		if (nids > (size_t)(end - q) / 8)
-			return 0;
-		q += 8 * (size_t)nids;
-	}
-	return 0;
+	d->name = name;
+	d->len = len;
+	return 1;
 }
 
 /*
@@ -931,13 +903,15 @@ static int
 next_name(struct pd_reader *rd, struct pd_rec *rec)
 {
 	const struct pd_evsel *ev;
-	const char *name;
-	size_t n, size;
+	struct desc_find d;
 	uint64_t i, id;
 
 	while (rd->desc != NULL && (i = rd->name_i++) < rd->evlist.n) {
 		ev = &rd->evlist.evsels[i];
-		if ((n = desc_name(rd->desc, rd->desc_len, i, &name)) == 0)
+		d.i = i;
+		d.len = 0;
+		if (i > UINT32_MAX || pd_feat_event_desc_walk(rd->desc,
+		    rd->desc_len, desc_find, &d) == 0 || d.len == 0)
 			continue;
 		if (ev->nids > 0)
 			id = ev->ids[0];
@@ -945,15 +919,10 @@ next_name(struct pd_reader *rd, struct pd_rec *rec)
 			id = 0;
 		else
 			continue;
-		size = 24 + PD_ALIGN8(n + 1);
-		if (size > PD_REC_MAX)
+		if (pd_record_event_update_name_build(rd->synth, PD_REC_MAX,
+		    id, d.name, d.len, 0) > PD_REC_MAX)
 			continue;
-		memset(rd->synth, 0, size);
-		pd_put_u64(rd->synth + 8, PD_EVENT_UPDATE_NAME);
-		pd_put_u64(rd->synth + 16, id);
-		memcpy(rd->synth + 24, name, n);
-		return synth_rec(rd, rec, PD_RECORD_EVENT_UPDATE, size,
-		    rd->feats[PD_FEAT_EVENT_DESC].offset);
+		return synth_rec(rd, rec, rd->feats[PD_FEAT_EVENT_DESC].offset);
 	}
 	return 0;
 }
@@ -969,9 +938,9 @@ next_tracing(struct pd_reader *rd, struct pd_rec *rec)
 	if (padded > UINT32_MAX)
 		return pd_err_set(&rd->err, s->offset, "tracing data of %"
 		    PRIu64 " bytes is too large for a stream", s->size);
-	pd_put_u32(rd->synth + 8, padded);
-	pd_put_u32(rd->synth + 12, 0);
-	synth_rec(rd, rec, PD_RECORD_HEADER_TRACING_DATA, 16, s->offset);
+	pd_record_header_tracing_data_build(rd->synth, PD_REC_MAX, 0, padded,
+	    0);
+	synth_rec(rd, rec, s->offset);
 	rec->payload = padded;
 	rd->payload_left = s->size;
 	rd->payload_pad = padded - s->size;
@@ -996,7 +965,7 @@ next_build_id(struct pd_reader *rd, struct pd_rec *rec)
 		return 0;
 	if (pread_all(rd, h, 8, rd->bid_off, "build id") < 0)
 		return -1;
-	size = pd_get_u16(h + 6);
+	size = pd_header_size(h);
 	if (rd->swapped)
 		size = bswap_16(size);
 	if (size < 36 || rd->bid_off + size > s->offset + s->size)
@@ -1004,14 +973,12 @@ next_build_id(struct pd_reader *rd, struct pd_rec *rec)
 		    "size %u does not fit its section", size);
 	if (pread_all(rd, rd->synth, size, rd->bid_off, "build id") < 0)
 		return -1;
-	if (rd->swapped) {
-		pd_put_u16(rd->synth + 4, bswap_16(pd_get_u16(rd->synth + 4)));
-		pd_put_u32(rd->synth + 8, bswap_32(pd_get_u32(rd->synth + 8)));
-	}
-	misc = pd_get_u16(rd->synth + 4);
-	synth_rec(rd, rec, PD_RECORD_HEADER_BUILD_ID, size, rd->bid_off);
-	pd_put_u16(rd->synth + 4, misc);
-	rec->misc = misc;
+	/* one entry of the section: its header and pid */
+	if (rd->swapped)
+		(void)pd_swap_feature(PD_FEAT_BUILD_ID, rd->synth, size);
+	misc = pd_header_misc(rd->synth);
+	pd_header_put(rd->synth, PD_RECORD_HEADER_BUILD_ID, misc, size, 0);
+	synth_rec(rd, rec, rd->bid_off);
 	rd->bid_off += size;
 	return 1;
 }
@@ -1040,22 +1007,18 @@ start_data(struct pd_reader *rd)
  */
 static int
 simpleperf_tracing(struct pd_reader *rd, struct pd_rec *rec,
-    const unsigned char *p, uint16_t size)
+    const struct pd_record_header_tracing_data *t)
 {
-	uint32_t len = pd_get_u32(p + 8);
+	size_t head = t->data - rec->data;
 
-	memset(rd->tdrec, 0, sizeof(rd->tdrec));
-	pd_put_u32(rd->tdrec, PD_RECORD_HEADER_TRACING_DATA);
-	pd_put_u16(rd->tdrec + 4, rec->misc);
-	pd_put_u16(rd->tdrec + 6, sizeof(rd->tdrec));
-	pd_put_u32(rd->tdrec + 8, PD_ALIGN8(len));
+	rd->pos += head;
+	rd->payload_left = t->size;
+	rd->payload_pad = PD_ALIGN8(t->size) - t->size;
+	rd->skip_after = rec->size - head - t->size;
+	rec->size = pd_record_header_tracing_data_build(rd->tdrec,
+	    sizeof(rd->tdrec), rec->misc, PD_ALIGN8(t->size), 0);
 	rec->data = rd->tdrec;
-	rec->size = sizeof(rd->tdrec);
-	rec->payload = PD_ALIGN8(len);
-	rd->pos += 12;
-	rd->payload_left = len;
-	rd->payload_pad = PD_ALIGN8(len) - len;
-	rd->skip_after = size - 12 - len;
+	rec->payload = PD_ALIGN8(t->size);
 	return 1;
 }
 
@@ -1063,6 +1026,7 @@ simpleperf_tracing(struct pd_reader *rd, struct pd_rec *rec,
 static int
 next_data(struct pd_reader *rd, struct pd_rec *rec)
 {
+	struct pd_record_header_tracing_data td;
 	unsigned char *p;
 	uint64_t off;
 	uint32_t type;
@@ -1081,8 +1045,8 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 	p = rd->buf + rd->pos;
 	if (rd->swapped)
 		pd_swap_header(p);
-	type = pd_get_u32(p);
-	size = pd_get_u16(p + 6);
+	type = pd_header_type(p);
+	size = pd_header_size(p);
 	if (size < PD_REC_HDR_SIZE)
 		return pd_err_set(&rd->err, off, "record size %u < 8", size);
 	if ((r = ensure(rd, size)) < 0)
@@ -1108,22 +1072,12 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 		if (r > 0)
 			inexact(rd, why);
 	}
+	pd_rec_view(rec, p);
 	rec->offset = off;
-	rec->data = p;
-	rec->type = type;
-	rec->misc = pd_get_u16(p + 4);
-	rec->size = size;
-	rec->flags = 0;
-	rec->payload = 0;
-	if (type == PD_RECORD_HEADER_TRACING_DATA &&
-	    size >= 12 + PD_TRACING_MAGIC_LEN &&
-	    pd_get_u32(p + 8) <= size - 12u &&
-	    memcmp(p + 12, PD_TRACING_MAGIC, PD_TRACING_MAGIC_LEN) == 0)
-		return simpleperf_tracing(rd, rec, p, size);
-	if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12)
-		rec->payload = pd_get_u32(p + 8);
-	else if (type == PD_RECORD_AUXTRACE && size >= 16)
-		rec->payload = pd_get_u64(p + 8);
+	if (pd_record_header_tracing_data_parse(rec, &td) == 0 &&
+	    td.data != NULL)
+		return simpleperf_tracing(rd, rec, &td);
+	rec->payload = pd_record_payload(rec);
 	rd->payload_left = rec->payload;
 	rd->payload_off = off;
 	rd->payload_type = type;
@@ -1228,8 +1182,8 @@ next_fast(struct pd_reader *rd, struct pd_rec *rec)
 
 	if (avail < PD_REC_HDR_SIZE)
 		return 0;
-	type = pd_get_u32(p);
-	size = pd_get_u16(p + 6);
+	type = pd_header_type(p);
+	size = pd_header_size(p);
 	if (type >= PD_RECORD_USER_START || size < PD_REC_HDR_SIZE ||
 	    size > avail)
 		return 0;
@@ -1237,7 +1191,7 @@ next_fast(struct pd_reader *rd, struct pd_rec *rec)
 	rec->data = p;
 	rec->payload = 0;
 	rec->type = type;
-	rec->misc = pd_get_u16(p + 4);
+	rec->misc = pd_header_misc(p);
 	rec->size = size;
 	rec->flags = 0;
 	rd->payload_off = rec->offset;

@@ -249,45 +249,38 @@ int
 pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_sample *s, const char **why)
 {
-	uint64_t st = ev->attr.sample_type;
+	const struct pd_sample_id_layout *l = &ev->trailer;
 	const unsigned char *p;
+	long at;
 
 	memset(s, 0, sizeof(*s));
-	s->type = st;
+	s->type = ev->attr.sample_type;
 	if (ev->id_hdr_size == 0)
 		return 0;
-	if (rec->size < PD_REC_HDR_SIZE + ev->id_hdr_size) {
+	if ((at = pd_sample_id_start(ev, rec->size)) < 0) {
 		*why = "sample_id trailer does not fit the record";
 		return -1;
 	}
-	/* The trailer is always the record's last id_hdr_size bytes. */
-	p = rec->data + rec->size - ev->id_hdr_size;
-	if (st & PERF_SAMPLE_TID) {
-		s->pid = pd_get_u32(p);
-		s->tid = pd_get_u32(p + 4);
-		p += 8;
+	p = rec->data + at;
+	if (l->tid != PD_HEAD_NONE) {
+		s->pid = pd_get_u32(p + l->tid);
+		s->tid = pd_get_u32(p + l->tid + 4);
 	}
-	if (st & PERF_SAMPLE_TIME) {
-		s->time = pd_get_u64(p);
-		p += 8;
+	if (l->time != PD_HEAD_NONE)
+		s->time = pd_get_u64(p + l->time);
+	if (l->id != PD_HEAD_NONE) {
+		s->id_off = at + l->id;
+		s->id = pd_get_u64(p + l->id);
 	}
-	if (st & PERF_SAMPLE_ID) {
-		s->id_off = p - rec->data;
-		s->id = pd_get_u64(p);
-		p += 8;
+	if (l->stream_id != PD_HEAD_NONE)
+		s->stream_id = pd_get_u64(p + l->stream_id);
+	if (l->cpu != PD_HEAD_NONE) {
+		s->cpu = pd_get_u32(p + l->cpu);
+		s->cpu_res = pd_get_u32(p + l->cpu + 4);
 	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		s->stream_id = pd_get_u64(p);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		s->cpu = pd_get_u32(p);
-		s->cpu_res = pd_get_u32(p + 4);
-		p += 8;
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		s->identifier_off = p - rec->data;
-		s->id = pd_get_u64(p);
+	if (l->identifier != PD_HEAD_NONE) {
+		s->identifier_off = at + l->identifier;
+		s->id = pd_get_u64(p + l->identifier);
 	}
 	return 1;
 }
@@ -295,23 +288,18 @@ pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 uint64_t
 pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
 {
-	uint64_t st;
-	unsigned off;
+	size_t off;
+	long at;
 
-	if (ev == NULL)
-		return 0;
-	st = ev->attr.sample_type;
-	if (!(st & PERF_SAMPLE_TIME))
+	if (ev == NULL || !(ev->attr.sample_type & PERF_SAMPLE_TIME))
 		return 0;
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		off = PD_REC_HDR_SIZE + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) +
-		    !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID));
+		off = PD_REC_HDR_SIZE + ev->head.time;
 	} else {
 		if (ev->id_hdr_size == 0 ||
-		    rec->size < PD_REC_HDR_SIZE + ev->id_hdr_size)
+		    (at = pd_sample_id_start(ev, rec->size)) < 0)
 			return 0;
-		off = rec->size - ev->id_hdr_size +
-		    8 * !!(st & PERF_SAMPLE_TID);
+		off = at + ev->trailer.time;
 	}
 	if (off + 8 > rec->size)
 		return 0;

@@ -8,9 +8,12 @@
 #ifndef PD_SAMPLE_H
 #define PD_SAMPLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-struct pd_evsel;
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+
 struct pd_rec;
 
 struct pd_sample {
@@ -98,6 +101,22 @@ void	pd_sample_read_entry(const struct pd_sample *s, uint64_t i,
  */
 int	pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	    struct pd_sample *s, const char **why);
+
+/*
+ * Where the sample_id_all trailer of a kernel record (not a SAMPLE) of
+ * `size` bytes from event ev starts: the record offset, `size` when the
+ * event has no trailer, -1 when the record is too small to hold it.
+ */
+static inline long
+pd_sample_id_start(const struct pd_evsel *ev, size_t size)
+{
+	if (ev->id_hdr_size == 0)
+		return size;
+	if (size < PD_REC_HDR_SIZE + (size_t)ev->id_hdr_size)
+		return -1;
+	/* The trailer is always the record's last id_hdr_size bytes. */
+	return size - ev->id_hdr_size;
+}
 
 /*
  * The record's timestamp as perf's ordering sees it (PERF_SAMPLE_TIME of a

@@ -33,6 +33,30 @@ pd_sample_layout(uint64_t st, struct pd_sample_layout *l)
 	l->size = off;
 }
 
+/* The trailer's fields, in the order the kernel writes them. */
+void
+pd_sample_id_layout(uint64_t st, struct pd_sample_id_layout *l)
+{
+	unsigned off = 0;
+
+	l->tid = l->time = l->id = l->stream_id = l->cpu = l->identifier =
+	    PD_HEAD_NONE;
+#define FIELD(bit, f) do {						\
+		if (st & (bit)) {					\
+			l->f = off;					\
+			off += 8;					\
+		}							\
+	} while (0)
+	FIELD(PERF_SAMPLE_TID, tid);
+	FIELD(PERF_SAMPLE_TIME, time);
+	FIELD(PERF_SAMPLE_ID, id);
+	FIELD(PERF_SAMPLE_STREAM_ID, stream_id);
+	FIELD(PERF_SAMPLE_CPU, cpu);
+	FIELD(PERF_SAMPLE_IDENTIFIER, identifier);
+#undef FIELD
+	l->size = off;
+}
+
 int
 pd_sample_head(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_sample_head *h, const char **why)

@@ -4,6 +4,7 @@
  * all have a fixed size, so they are read without walking (or checking)
  * the variable part behind them. For tools that look at every sample of
  * a big stream and need no more (pdstat); pd_sample_parse() reads all.
+ * The sample_id_all trailer of other records is laid out here too.
  */
 #ifndef PD_SAMPLEHEAD_H
 #define PD_SAMPLEHEAD_H
@@ -42,6 +43,19 @@ struct pd_sample_layout {
 };
 
 void	pd_sample_layout(uint64_t sample_type, struct pd_sample_layout *);
+
+/*
+ * The sample_id_all trailer of a sample_type, laid out the same way:
+ * each field's byte offset from the trailer's start, or PD_HEAD_NONE,
+ * and its size. The evlist keeps one per event (pd_evsel.trailer); an
+ * event with sample_id_all ends every kernel record but SAMPLE with it.
+ */
+struct pd_sample_id_layout {
+	uint8_t		size;
+	uint8_t		tid, time, id, stream_id, cpu, identifier;
+};
+
+void	pd_sample_id_layout(uint64_t sample_type, struct pd_sample_id_layout *);
 
 /*
  * For loops that read two or three fields of millions of samples: a

@@ -5,8 +5,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/sample.h"
 #include "libcommon/stream/tracefmt.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -206,9 +208,8 @@ pd_swap_supported(void)
 void
 pd_swap_header(unsigned char *p)
 {
-	pd_put_u32(p, bswap_32(pd_get_u32(p)));
-	pd_put_u16(p + 4, bswap_16(pd_get_u16(p + 4)));
-	pd_put_u16(p + 6, bswap_16(pd_get_u16(p + 6)));
+	pd_header_put(p, pd_header_type(p), pd_header_misc(p),
+	    pd_header_size(p), 1);
 }
 
 /* ---- perf_event_attr ------------------------------------------------ */
@@ -305,42 +306,34 @@ rec_evsel(const struct sw *s, const struct pd_evlist *el, uint32_t type)
 		return pd_evlist_by_id(el, peek64(s, off));
 	}
 	if (first->is_pos < 0 || first->id_hdr_size == 0 ||
-	    s->len < PD_REC_HDR_SIZE + (size_t)first->id_hdr_size)
+	    pd_sample_id_start(first, s->len) < 0)
 		return first;
 	ev = pd_evlist_by_id(el, peek64(s, s->len - 8 * first->is_pos));
 	return ev != NULL ? ev : first;
 }
 
-/* The sample_id_all trailer: the record's last id_hdr_size bytes. */
+/* The sample_id_all trailer at off, laid out by the event's sample_type. */
 static void
 swap_trailer(struct sw *s, const struct pd_evsel *ev, size_t off)
 {
-	uint64_t st = ev->attr.sample_type;
+	const struct pd_sample_id_layout *l = &ev->trailer;
 
-	if (st & PERF_SAMPLE_TID) {
-		x32(s, off);
-		x32(s, off + 4);
-		off += 8;
+	if (l->tid != PD_HEAD_NONE) {
+		x32(s, off + l->tid);
+		x32(s, off + l->tid + 4);
 	}
-	if (st & PERF_SAMPLE_TIME) {
-		x64(s, off);
-		off += 8;
+	if (l->time != PD_HEAD_NONE)
+		x64(s, off + l->time);
+	if (l->id != PD_HEAD_NONE)
+		x64(s, off + l->id);
+	if (l->stream_id != PD_HEAD_NONE)
+		x64(s, off + l->stream_id);
+	if (l->cpu != PD_HEAD_NONE) {
+		x32(s, off + l->cpu);
+		x32(s, off + l->cpu + 4);
 	}
-	if (st & PERF_SAMPLE_ID) {
-		x64(s, off);
-		off += 8;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		x64(s, off);
-		off += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		x32(s, off);
-		x32(s, off + 4);
-		off += 8;
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		x64(s, off);
+	if (l->identifier != PD_HEAD_NONE)
+		x64(s, off + l->identifier);
 }
 
 /* ---- SAMPLE ------------------------------------------------------------ */
@@ -669,106 +662,106 @@ swap_sample(struct sw *s, const struct pd_evsel *ev)
 #undef S64
 #undef S32X2
 
-/* ---- the layout table -------------------------------------------------- */
+/* ---- records laid out by a field table (event.h) ----------------------- */
 
 /*
- * Fixed layouts, one letter per field after the record header:
- *	h u16	w u32	q u64	c one byte (left)
- *	B bytes up to the trailer (strings, tags: left)
- *	Q u64s up to the trailer (arrays whose count precedes them)
- *	M MMAP2's 24-byte union: {u32 maj, u32 min, u64 ino, u64 gen} or,
- *	  with PERF_RECORD_MISC_MMAP_BUILD_ID, build-id bytes
- *	? the fields after it are optional (older writers end here)
- * Types below 64 also carry the sample_id_all trailer; NULL: no table
- * entry (a function below, or unknown).
+ * Converts the payload from off to end by its field table: numbers at
+ * their width, u64 lists to the end, bytes and strings left as they
+ * are. After PD_F_OPT, a field that does not fit ends the record, as an
+ * older writer's (perf's event_contains()); bytes before the end that
+ * hold no whole field are left.
  */
-static const char *const layouts[PD_RECORD_USER_MAX] = {
-	[PERF_RECORD_MMAP]			= "wwqqqB",
-	[PERF_RECORD_LOST]			= "qq",
-	[PERF_RECORD_COMM]			= "wwB",
-	[PERF_RECORD_EXIT]			= "wwwwq",
-	[PERF_RECORD_THROTTLE]			= "qqq",
-	[PERF_RECORD_UNTHROTTLE]		= "qqq",
-	[PERF_RECORD_FORK]			= "wwwwq",
-	[PERF_RECORD_READ]			= "wwQ",
-	[PERF_RECORD_MMAP2]			= "wwqqqMwwB",
-	[PERF_RECORD_AUX]			= "qqq",
-	[PERF_RECORD_ITRACE_START]		= "ww",
-	[PERF_RECORD_LOST_SAMPLES]		= "q",
-	[PERF_RECORD_SWITCH]			= "",
-	[PERF_RECORD_SWITCH_CPU_WIDE]		= "ww",
-	[PERF_RECORD_NAMESPACES]		= "wwQ",
-	[PERF_RECORD_KSYMBOL]			= "qwhhB",
-	[PERF_RECORD_BPF_EVENT]			= "hhwcccccccc",
-	[PERF_RECORD_CGROUP]			= "qB",
-	[PD_RECORD_TEXT_POKE]			= "qhhB",
-	[PD_RECORD_AUX_OUTPUT_HW_ID]		= "q",
-	[PD_RECORD_CALLCHAIN_DEFERRED]		= "qQ",
-	[PD_RECORD_HEADER_EVENT_TYPE]		= "qB",
-	[PD_RECORD_HEADER_TRACING_DATA]		= "w?w",
-	[PD_RECORD_FINISHED_ROUND]		= "",
-	[PD_RECORD_ID_INDEX]			= "qQ",
-	[PD_RECORD_AUXTRACE_INFO]		= "wwQ",
-	[PD_RECORD_AUXTRACE]			= "qqqwwww",
-	[PD_RECORD_STAT_CONFIG]			= "qQ",
-	[PD_RECORD_STAT]			= "qwwqqq",
-	[PD_RECORD_STAT_ROUND]			= "qq",
-	[PD_RECORD_TIME_CONV]			= "qqq?qqB",
-	[PD_RECORD_COMPRESSED]			= "B",
-	[PD_RECORD_FINISHED_INIT]		= "",
-	[PD_RECORD_COMPRESSED2]			= "qB",
-	[PD_RECORD_SCHEDSTAT_CPU]		= "qwhccQ",
-};
-
 static int
-walk(struct sw *s, const char *l, size_t off, size_t end, uint16_t misc)
+walk(struct sw *s, const struct pd_field *f, size_t off, size_t end,
+    uint16_t misc)
 {
 	int opt = 0;
+	unsigned w;
 
-	for (; *l != '\0'; l++) {
-		size_t w = *l == 'h' ? 2 : *l == 'w' ? 4 : *l == 'q' ? 8 :
-		    *l == 'c' ? 1 : *l == 'M' ? 24 : 0;
-
-		if (*l == '?') {
-			opt = 1;
-			continue;
-		}
-		if (w > 0 && (off > end || w > end - off)) {
-			if (opt && off == end)
-				return 0;
-			return bad(s, "record too small for its fields");
-		}
-		switch (*l) {
-		case 'h':
-			x16(s, off);
-			break;
-		case 'w':
-			x32(s, off);
-			break;
-		case 'q':
+	/* off never passes end: only fields that fit move it */
+	for (;; f++) {
+		switch (f->kind) {
+		case PD_F_END:
+		case PD_F_MISC:		/* only misc bits follow */
+			return 0;
+		case PD_F_U64:
+			if (end - off < 8)
+				goto short_;
 			x64(s, off);
+			off += 8;
 			break;
-		case 'M':
+		case PD_F_U32:
+			if (end - off < 4)
+				goto short_;
+			x32(s, off);
+			off += 4;
+			break;
+		case PD_F_U16:
+			if (end - off < 2)
+				goto short_;
+			x16(s, off);
+			off += 2;
+			break;
+		case PD_F_U8:
+			if (end - off < 1)
+				goto short_;
+			off += 1;
+			break;
+		case PD_F_PAD:
+			w = f->size;
+			if (w > end - off)
+				goto short_;
+			if (w == 4)
+				x32(s, off);
+			else if (w == 2)
+				x16(s, off);
+			else if (w == 8)
+				x64(s, off);
+			off += w;
+			break;
+		case PD_F_BYTES:
+			if (f->size > end - off)
+				goto short_;
+			off += f->size;
+			break;
+		case PD_F_MMAP2_ID:
+			if (24 > end - off)
+				goto short_;
 			if (!(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 				x32(s, off);
 				x32(s, off + 4);
 				x64(s, off + 8);
 				x64(s, off + 16);
 			}
+			off += 24;
 			break;
-		case 'B':
-			off = end;
+		case PD_F_OPT:
+			opt = 1;
 			break;
-		case 'Q':
+		case PD_F_U64S:
+		case PD_F_LIST:
+		case PD_F_LIST_FIT:
+		case PD_F_READ:
+		case PD_F_NAMESPACES:
 			x64n(s, off, (end - off) / 8);
 			if ((end - off) % 8 != 0)
 				leave(s, "bytes after the last u64 of an "
 				    "array");
 			off = end;
 			break;
+		case PD_F_STR:
+		case PD_F_SKIP:
+		case PD_F_RESTLEN:
+		case PD_F_POKE:
+			off = end;
+			break;
 		}
-		off += w;
 	}
+short_:
+	if (!opt)
+		return bad(s, "record too small for its fields");
+	if (off < end)
+		leave(s, "bytes after the last field that fits");
 	return 0;
 }
 
@@ -857,6 +850,7 @@ swap_user(struct sw *s, const struct pd_evlist *el, uint32_t type,
 	case PD_RECORD_HEADER_BUILD_ID: {
 		const struct pd_evsel *ev;
 		size_t name;
+		long at;
 
 		/* s32 pid, 24 bytes of build id, filename, [trailer] */
 		if (len < off + 28)
@@ -870,29 +864,36 @@ swap_user(struct sw *s, const struct pd_evlist *el, uint32_t type,
 		 */
 		ev = el != NULL && el->n > 0 ? rec_evsel(s, el, type) : NULL;
 		if (ev != NULL && ev->id_hdr_size > 0 &&
-		    len >= ev->id_hdr_size && len - ev->id_hdr_size >= name)
-			swap_trailer(s, ev, len - ev->id_hdr_size);
+		    (at = pd_sample_id_start(ev, len)) >= 0 &&
+		    (size_t)at >= name)
+			swap_trailer(s, ev, at);
 		return 0;
 	}
 	case PD_RECORD_AUXTRACE_ERROR: {
-		uint32_t fmt;
+		uint32_t fmt = 0;
 
 		/* 6 u32 (type code cpu pid tid fmt), u64 ip, then by fmt */
-		if (walk(s, "wwwwwwq", off, len, misc) < 0)
-			return -1;
-		/* already converted: native going in, foreign going out */
-		fmt = pd_get_u32(s->p + off + 20);
-		if (!s->in)
-			fmt = bswap_32(fmt);
+		if (len < off + 32)
+			return bad(s, "record too small for its fields");
+		for (v = 0; v < 6; v++)
+			fmt = x32(s, off + 4 * v);
+		x64(s, off + 24);
 		off += 32;
 		if (fmt >= 1) {
-			if (walk(s, "q", off, len, misc) < 0)
-				return -1;
+			if (len < off + 8)
+				return bad(s, "record too small for its "
+				    "fields");
+			x64(s, off);
 			off += 8;
 		}
 		off += 64;	/* msg */
-		if (fmt >= 2 && walk(s, "ww", off, len, misc) < 0)
-			return -1;
+		if (fmt >= 2) {
+			if (len < off + 8)
+				return bad(s, "record too small for its "
+				    "fields");
+			x32(s, off);
+			x32(s, off + 4);
+		}
 		return 0;
 	}
 	case PD_RECORD_THREAD_MAP:
@@ -958,8 +959,13 @@ swap_user(struct sw *s, const struct pd_evlist *el, uint32_t type,
 			leave(s, "a BPF_METADATA of an unknown layout");
 		return 0;
 	case PD_RECORD_SCHEDSTAT_DOMAIN:
-		if (walk(s, "qwhh", off, len, misc) < 0)
-			return -1;
+		/* u64 timestamp, u32 cpu, u16 version, u16 domain */
+		if (len < off + 16)
+			return bad(s, "record too small for its fields");
+		x64(s, off);
+		x32(s, off + 8);
+		x16(s, off + 12);
+		x16(s, off + 14);
 		if (len > off + 16)
 			leave(s, "SCHEDSTAT_DOMAIN counters");
 		return 0;
@@ -1376,11 +1382,13 @@ swap_body(struct sw *s, const struct pd_evlist *el, uint32_t type,
 {
 	const struct pd_evsel *ev;
 	size_t end = s->len;
+	long at;
 
 	if (type >= PD_RECORD_USER_START) {
-		if (type < PD_RECORD_USER_MAX && layouts[type] != NULL)
-			return walk(s, layouts[type], PD_REC_HDR_SIZE, end,
-			    misc);
+		if (type < PD_RECORD_USER_MAX &&
+		    pd_record_layouts[type] != NULL)
+			return walk(s, pd_record_layouts[type], PD_REC_HDR_SIZE,
+			    end, misc);
 		return swap_user(s, el, type, misc);
 	}
 	ev = rec_evsel(s, el, type);
@@ -1395,31 +1403,31 @@ swap_body(struct sw *s, const struct pd_evlist *el, uint32_t type,
 		}
 		return swap_sample(s, ev);
 	}
-	if (type >= PD_RECORD_KERNEL_MAX || layouts[type] == NULL) {
+	if (type >= PD_RECORD_KERNEL_MAX || pd_record_layouts[type] == NULL) {
 		leave(s, "a record of an unknown type");
 		return 0;
 	}
 	if (ev == NULL) {
 		leave(s, "a trailer of an unknown event");
 	} else if (ev->id_hdr_size > 0) {
-		if (end < PD_REC_HDR_SIZE + (size_t)ev->id_hdr_size)
+		if ((at = pd_sample_id_start(ev, end)) < 0)
 			return bad(s, "record too small for its sample_id "
 			    "trailer");
-		end -= ev->id_hdr_size;
+		end = at;
 		swap_trailer(s, ev, end);
 	}
-	return walk(s, layouts[type], PD_REC_HDR_SIZE, end, misc);
+	return walk(s, pd_record_layouts[type], PD_REC_HDR_SIZE, end, misc);
 }
 
 int
 pd_swap_rec(const struct pd_evlist *el, unsigned char *p, const char **why)
 {
-	struct sw s = { p, pd_get_u16(p + 6), 1, 0, NULL,
+	struct sw s = { p, pd_header_size(p), 1, 0, NULL,
 	    el != NULL ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
-	if (swap_body(&s, el, pd_get_u32(p), pd_get_u16(p + 4)) < 0) {
+	if (swap_body(&s, el, pd_header_type(p), pd_header_misc(p)) < 0) {
 		*why = s.why;
 		return -1;
 	}
@@ -1431,12 +1439,12 @@ int
 pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
     const char **why)
 {
-	struct sw s = { p, pd_get_u16(p + 6), 0, 0, NULL,
+	struct sw s = { p, pd_header_size(p), 0, 0, NULL,
 	    el != NULL ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
-	if (swap_body(&s, el, pd_get_u32(p), pd_get_u16(p + 4)) < 0) {
+	if (swap_body(&s, el, pd_header_type(p), pd_header_misc(p)) < 0) {
 		*why = s.why;
 		return -1;
 	}

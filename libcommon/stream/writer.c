@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/pipebuf.h"
 #include "libcommon/stream/reader.h"
@@ -109,8 +110,7 @@ pd_writer_header(struct pd_writer *w)
 {
 	unsigned char h[PD_PIPE_HDR_SIZE];
 
-	pd_put_u64(h, PD_MAGIC2);
-	pd_put_u64(h + 8, PD_PIPE_HDR_SIZE);
+	pd_pipe_header_put(h, 0);
 	return pd_writer_put(w, h, sizeof(h));
 }
 
@@ -149,4 +149,13 @@ pd_writer_payload(struct pd_writer *w, struct pd_reader *rd)
 		if (pd_writer_put(w, p, n) < 0)
 			return -2;
 	return n < 0 ? -1 : 0;
+}
+
+int
+pd_writer_copy(struct pd_writer *w, struct pd_reader *rd,
+    const struct pd_rec *rec)
+{
+	if (pd_writer_rec(w, rec) < 0)
+		return -2;
+	return rec->payload > 0 ? pd_writer_payload(w, rd) : 0;
 }

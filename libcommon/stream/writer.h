@@ -43,6 +43,14 @@ int	pd_writer_flush(struct pd_writer *);
  */
 int	pd_writer_payload(struct pd_writer *, struct pd_reader *);
 
+/*
+ * Copies the record `rd` has just returned: `rec` (its bytes may be a
+ * converted copy of what rd handed out), then its out-of-band payload
+ * from rd. The same results as pd_writer_payload().
+ */
+int	pd_writer_copy(struct pd_writer *, struct pd_reader *,
+	    const struct pd_rec *rec);
+
 /* Bytes handed to the writer so far (the output offset). */
 unsigned long long	pd_writer_offset(const struct pd_writer *);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/swap.h"
 
@@ -68,25 +69,18 @@ pd_zdec_free(struct pd_zdec *z)
 int
 pd_zdec_feed(struct pd_zdec *z, const struct pd_rec *rec, struct pd_err *err)
 {
-	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
-	size_t n = rec->size - PD_REC_HDR_SIZE;
+	struct pd_record_compressed c;
 
-	if (rec->type == PD_RECORD_COMPRESSED2) {
-		uint64_t dsize;
-
-		if (n < 8)
+	if (pd_record_compressed_parse(rec, &c) < 0) {
+		if (c.data_size == 0)
 			return pd_err_set(err, rec->offset, "COMPRESSED2 "
 			    "record size %u < 16", rec->size);
-		dsize = pd_get_u64(p);
-		if (dsize > n - 8)
-			return pd_err_set(err, rec->offset, "COMPRESSED2 "
-			    "data_size %" PRIu64 " runs past record size %u",
-			    dsize, rec->size);
-		p += 8;
-		n = dsize;
+		return pd_err_set(err, rec->offset, "COMPRESSED2 "
+		    "data_size %" PRIu64 " runs past record size %u",
+		    c.data_size, rec->size);
 	}
-	z->in.src = p;
-	z->in.size = n;
+	z->in.src = c.data;
+	z->in.size = c.data_size;
 	z->in.pos = 0;
 	z->in_off = rec->offset;
 	z->in_type = rec->type;
@@ -107,7 +101,7 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 			p = z->out + z->pos;
 			if (z->swapped)
 				pd_swap_header(p);
-			size = pd_get_u16(p + 6);
+			size = pd_header_size(p);
 			if (size < PD_REC_HDR_SIZE)
 				return pd_err_set(err, z->in_off, "record "
 				    "size %u < 8 inside compressed data", size);
@@ -171,12 +165,8 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 			z->inexact = why;
 		}
 	}
+	pd_rec_view(rec, p);
 	rec->offset = z->in_off;
-	rec->data = p;
-	rec->type = pd_get_u32(p);
-	rec->misc = pd_get_u16(p + 4);
-	rec->size = size;
-	rec->payload = 0;
 	rec->flags = PD_REC_DECOMPRESSED;
 	z->pos += size;
 	if (rec->type == PD_RECORD_HEADER_TRACING_DATA ||

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/writer.h"
@@ -25,9 +26,6 @@
  * it (perf) has room to spare.
  */
 #define MMAP_LEN	(2 * PD_ZENC_CHUNK)
-
-/* The feature body: u32 version, type, level, ratio, mmap_len. */
-#define FEAT_REC_SIZE	(16 + 5 * 4)
 
 struct pd_zenc {
 	struct pd_writer	*w;
@@ -78,22 +76,15 @@ pd_zenc_new(struct pd_writer *w, int level, uint32_t type)
 int
 pd_zenc_feature(struct pd_zenc *z)
 {
-	unsigned char f[FEAT_REC_SIZE];
+	/* type 1: zstd; the ratio is unknown in a pipe */
+	struct pd_feat_compressed c = { 0, 1, z->level, 0, MMAP_LEN };
+	unsigned char f[64];
 
 	if (z->feat_done)
 		return 0;
 	z->feat_done = 1;
-	/* 36 bytes, unpadded, byte for byte what perf writes. */
-	pd_put_u32(f, PD_RECORD_HEADER_FEATURE);
-	pd_put_u16(f + 4, 0);
-	pd_put_u16(f + 6, FEAT_REC_SIZE);
-	pd_put_u64(f + 8, PD_FEAT_COMPRESSED);
-	pd_put_u32(f + 16, 0);			/* version */
-	pd_put_u32(f + 20, 1);			/* type: zstd */
-	pd_put_u32(f + 24, z->level);
-	pd_put_u32(f + 28, 0);			/* ratio: unknown in a pipe */
-	pd_put_u32(f + 32, MMAP_LEN);
-	return pd_writer_put(z->w, f, sizeof(f));
+	return pd_writer_put(z->w, f, pd_feat_compressed_build(f, sizeof(f),
+	    &c, 0));
 }
 
 /* Writes compressed bytes as records of at most the largest payload. */
@@ -102,26 +93,17 @@ emit(struct pd_zenc *z, const unsigned char *p, size_t n)
 {
 	static const unsigned char zeros[8];
 	unsigned char h[16];
-	size_t k, size;
+	size_t k, head, size;
 
 	while (n > 0) {
-		if (z->type == PD_RECORD_COMPRESSED) {
+		if (z->type == PD_RECORD_COMPRESSED)
 			k = n < MAX_DATA1 ? n : MAX_DATA1;
-			size = PD_REC_HDR_SIZE + k;
-		} else {
+		else
 			k = n < MAX_DATA2 ? n : MAX_DATA2;
-			size = PD_ALIGN8(16 + k);
-			pd_put_u64(h + 8, k);
-		}
-		pd_put_u32(h, z->type);
-		pd_put_u16(h + 4, 0);
-		pd_put_u16(h + 6, size);
-		if (pd_writer_put(z->w, h, z->type == PD_RECORD_COMPRESSED ?
-		    PD_REC_HDR_SIZE : 16) < 0 ||
-		    pd_writer_put(z->w, p, k) < 0)
-			return -1;
-		if (z->type == PD_RECORD_COMPRESSED2 &&
-		    pd_writer_put(z->w, zeros, size - 16 - k) < 0)
+		head = pd_record_compressed_head(h, z->type, k, &size, 0);
+		if (pd_writer_put(z->w, h, head) < 0 ||
+		    pd_writer_put(z->w, p, k) < 0 ||
+		    pd_writer_put(z->w, zeros, size - head - k) < 0)
 			return -1;
 		z->out_bytes += k;
 		p += k;
@@ -206,6 +188,8 @@ pd_zenc_plain(struct pd_zenc *z, const void *p, size_t n)
 int
 pd_zenc_rec(struct pd_zenc *z, const struct pd_rec *rec)
 {
+	struct pd_record_header_feature f;
+
 	if (rec->type == PD_RECORD_COMPRESSED ||
 	    rec->type == PD_RECORD_COMPRESSED2) {
 		errno = EINVAL;
@@ -221,12 +205,10 @@ pd_zenc_rec(struct pd_zenc *z, const struct pd_rec *rec)
 	}
 	if (pd_zenc_flush(z) < 0)
 		return -1;
-	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16) {
-		uint64_t f = pd_get_u64(rec->data + 8);
-
-		if (f == PD_FEAT_COMPRESSED)
+	if (pd_record_header_feature_parse(rec, &f) == 0) {
+		if (f.feat_id == PD_FEAT_COMPRESSED)
 			return pd_zenc_feature(z);
-		if (f > PD_FEAT_COMPRESSED && pd_zenc_feature(z) < 0)
+		if (f.feat_id > PD_FEAT_COMPRESSED && pd_zenc_feature(z) < 0)
 			return -1;
 	}
 	return pd_writer_rec(z->w, rec);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/idmap.h"
 #include "libcommon/stream/perf.h"
@@ -533,69 +534,47 @@ pd_syms_find_map(struct pd_syms *sy, uint32_t pid, int kernel,
 	return 0;
 }
 
-/* A string field of `rec` at off, NUL-terminated within the record. */
-static const char *
-rec_str(const struct pd_rec *rec, size_t off, size_t *len)
-{
-	const char *s;
-	const void *z;
-
-	if (rec->size <= off)
-		return NULL;
-	s = (const char *)rec->data + off;
-	if ((z = memchr(s, '\0', rec->size - off)) == NULL)
-		return NULL;
-	*len = (const char *)z - s;
-	return s;
-}
-
 static int
 do_comm(struct pd_syms *sy, const struct pd_rec *rec)
 {
+	struct pd_record_comm c;
 	struct thread *t;
-	const char *s;
-	size_t len;
 
-	if (rec->size < 17 || (s = rec_str(rec, 16, &len)) == NULL)
+	if (pd_record_comm_parse(rec, &c) < 0 ||
+	    (t = thread_get(sy, c.tid, 1)) == NULL)
 		return -1;
-	if ((t = thread_get(sy, pd_get_u32(rec->data + 12), 1)) == NULL)
-		return -1;
-	t->pid = pd_get_u32(rec->data + 8);
+	t->pid = c.pid;
 	/*
 	 * An exec changes only the comm here, as in perf: the new image's
 	 * MMAPs replace what they overlap, and ordering across CPUs makes
 	 * flushing the maps at the COMM unsafe.
 	 */
-	t->comm = pd_syms_intern(sy, s, len);
+	t->comm = pd_syms_intern(sy, c.comm, c.comm_len);
 	return t->comm != NULL ? 0 : -1;
 }
 
 static int
 do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 {
-	uint32_t pid, ppid, tid, ptid;
+	struct pd_record_fork f;
 	struct thread *t, *parent;
 	const char *comm = NULL;
 	struct proc *pp, *cp;
 
-	if (rec->size < 32)
+	if (pd_record_fork_parse(rec, &f) < 0)
 		return -1;
-	pid = pd_get_u32(rec->data + 8);
-	ppid = pd_get_u32(rec->data + 12);
-	tid = pd_get_u32(rec->data + 16);
-	ptid = pd_get_u32(rec->data + 20);
-	if ((parent = thread_get(sy, ptid, 0)) != NULL)
+	if ((parent = thread_get(sy, f.ptid, 0)) != NULL)
 		comm = parent->comm;
-	if ((t = thread_get(sy, tid, 1)) == NULL)
+	if ((t = thread_get(sy, f.tid, 1)) == NULL)
 		return -1;
-	t->pid = pid;
+	t->pid = f.pid;
 	t->comm = comm;
-	if (pid == ppid)
+	if (f.pid == f.ppid)
 		return 0;	/* a thread: it shares its process's maps */
 	/* A new process: a copy of its parent's maps. */
-	if ((cp = pd_syms_proc(sy, pid, 1)) == NULL)
+	if ((cp = pd_syms_proc(sy, f.pid, 1)) == NULL)
 		return -1;
-	pp = pd_syms_proc(sy, ppid, 0);
+	pp = pd_syms_proc(sy, f.ppid, 0);
 	cp->gen = cp->cut = ++sy->gen;
 	return proc_copy(sy, cp, pp);
 }
@@ -604,41 +583,48 @@ do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 static int
 do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 {
+	struct pd_record_mmap m1;
+	struct pd_record_mmap2 m2;
 	struct pd_map m;
 	struct proc *p;
 	struct dso *dso;
 	struct dso_id id;
 	const char *path;
-	size_t len;
 	unsigned cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint32_t pid;
 	int kernel;
 
 	memset(&id, 0, sizeof(id));
 	if (rec->type == PERF_RECORD_MMAP) {
-		if ((path = rec_str(rec, 40, &len)) == NULL)
+		if (pd_record_mmap_parse(rec, &m1) < 0)
 			return -1;
-		m.prot = rec->misc & PERF_RECORD_MISC_MMAP_DATA ?
+		/* what MMAP2 would say */
+		memset(&m2, 0, sizeof(m2));
+		m2.pid = m1.pid;
+		m2.start = m1.start;
+		m2.len = m1.len;
+		m2.pgoff = m1.pgoff;
+		m2.filename = m1.filename;
+		m2.prot = rec->misc & PERF_RECORD_MISC_MMAP_DATA ?
 		    PROT_READ : PROT_READ | PROT_EXEC;
 	} else {
-		if ((path = rec_str(rec, 72, &len)) == NULL)
+		if (pd_record_mmap2_parse(rec, &m2) < 0)
 			return -1;
-		m.prot = pd_get_u32(rec->data + 64);
-		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			id.bidlen = rec->data[40];
-			if (id.bidlen > 20)
-				id.bidlen = 20;
-			id.bid = rec->data + 44;
+		if (m2.build_id != NULL) {
+			id.bidlen = m2.build_id_size;
+			id.bid = m2.build_id;
 		} else {
-			id.maj = pd_get_u32(rec->data + 40);
-			id.min = pd_get_u32(rec->data + 44);
-			id.ino = pd_get_u64(rec->data + 48);
+			id.maj = m2.maj;
+			id.min = m2.min;
+			id.ino = m2.ino;
 		}
 	}
-	pid = pd_get_u32(rec->data + 8);
-	m.start = pd_get_u64(rec->data + 16);
-	m.end = m.start + pd_get_u64(rec->data + 24);
-	m.pgoff = pd_get_u64(rec->data + 32);
+	path = m2.filename;
+	m.prot = m2.prot;
+	pid = m2.pid;
+	m.start = m2.start;
+	m.end = m.start + m2.len;
+	m.pgoff = m2.pgoff;
 	if (m.end < m.start)
 		m.end = UINT64_MAX;
 	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
@@ -670,29 +656,27 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 static int
 do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 {
-	unsigned char bid[20];
-	const char *path;
-	size_t len, idlen = 20;
+	struct pd_record_header_build_id b;
+	size_t idlen;
 
-	if ((path = rec_str(rec, 36, &len)) == NULL || len == 0)
+	if (pd_record_header_build_id_parse(rec, &b) < 0 ||
+	    b.filename_len == 0)
 		return -1;
-	if (rec->misc & (1 << 15)) {	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
-		idlen = rec->data[32];
-		if (idlen > 20)
-			idlen = 20;
-	}
-	memcpy(bid, rec->data + 12, idlen);
+	idlen = b.build_id_size;
 	/* Without the size byte, trailing zeros are padding. */
-	if (!(rec->misc & (1 << 15)))
-		while (idlen > 0 && bid[idlen - 1] == 0)
+	if (!(rec->misc & PD_RECORD_MISC_BUILD_ID_SIZE))
+		while (idlen > 0 && b.build_id[idlen - 1] == 0)
 			idlen--;
-	return pd_syms_bid_add(sy, path, len, bid, idlen);
+	return pd_syms_bid_add(sy, b.filename, b.filename_len, b.build_id,
+	    idlen);
 }
 
 int
 pd_syms_record(struct pd_syms *sy, const struct pd_evlist *el,
     const struct pd_rec *rec)
 {
+	struct pd_record_fork f;
+
 	(void)el;
 	switch (rec->type) {
 	case PERF_RECORD_COMM:
@@ -701,13 +685,12 @@ pd_syms_record(struct pd_syms *sy, const struct pd_evlist *el,
 		return do_fork(sy, rec);
 	case PERF_RECORD_EXIT:
 		/* perf keeps exited threads for late samples; so do we. */
-		return rec->size >= 32 ? 0 : -1;
+		return pd_record_fork_parse(rec, &f);
 	case PERF_RECORD_MMAP:
-		return rec->size >= 41 ? do_mmap(sy, rec) : -1;
 	case PERF_RECORD_MMAP2:
-		return rec->size >= 73 ? do_mmap(sy, rec) : -1;
+		return do_mmap(sy, rec);
 	case PD_RECORD_HEADER_BUILD_ID:
-		return rec->size >= 37 ? do_build_id(sy, rec) : -1;
+		return do_build_id(sy, rec);
 	case PD_RECORD_HEADER_FEATURE:
 		return pd_header_info_update(&sy->hi, rec);
 	}

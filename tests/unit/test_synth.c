@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "libcommon/rec/events.h"
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evname.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
@@ -84,6 +85,7 @@ test_records(void)
 	struct pd_header_info hi;
 	struct pd_evlist el;
 	struct pd_rec rec;
+	struct pd_record_mmap m;
 	const char *why;
 	uint64_t ids[2] = { 7, 9 };
 	unsigned char id[20] = { 0xab, 0xcd };
@@ -133,12 +135,15 @@ test_records(void)
 	T(pd_synth_comm(&b, 10, 11, "abcdefgh", 24) == 0);
 	T(b.len == 8 + 8 + 16 + 24 && strcmp((char *)b.p + 16,
 	    "abcdefgh") == 0);
-	/* MMAP2 filename. */
+	/* The kernel's MMAP, read back through its view. */
 	b.len = 0;
 	T(pd_synth_kernel_mmaps(&b, 0) == 0);
-	if (b.len > 0)
-		T(strcmp(pd_synth_mmap_filename(b.p, pd_get_u16(b.p + 6)),
-		    "[kernel.kallsyms]_text") == 0);
+	if (b.len > 0) {
+		pd_rec_view(&rec, b.p);
+		T(pd_record_mmap_parse(&rec, &m) == 0 &&
+		    strcmp(m.filename, "[kernel.kallsyms]_text") == 0 &&
+		    m.pid == (uint32_t)-1);
+	}
 	/* BUILD_ID: 36-byte head, padded to 8, size byte set. */
 	b.len = 0;
 	T(pd_synth_build_id(&b, PERF_RECORD_MISC_USER, -1, id, 20,
