@@ -425,7 +425,7 @@ feature(struct pd_dwalk *w, const struct pd_rec *rec)
 		pd_dwalk_emit(w, "feature", PD_D_STR, 0, name, strlen(name));
 	if (w->bad || w->off >= w->end)
 		return;
-	if (pd_feat_decode(f, w->p + w->off, pd_dwalk_left(w), w->v,
+	if (pd_decode_feature(f, w->p + w->off, pd_dwalk_left(w), w->v,
 	    &why) < 0)
 		pd_dwalk_emit(w, "error", PD_D_STR, 0, why, strlen(why));
 	w->off = w->end;

@@ -2,7 +2,7 @@
 /*
  * Record payloads field by field: the layouts of every non-SAMPLE record
  * (MMAP2, COMM, ID_INDEX, CPU_MAP, EVENT_UPDATE, ...), of perf_event_attr,
- * and of feature bodies (feature.c), walked in order and handed to a
+ * and of feature bodies (decode_feat.c), walked in order and handed to a
  * visitor as named values. A printer (pddump's text and JSON forms) is
  * one visitor; the layouts live only here.
  */
@@ -102,6 +102,16 @@ int	pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
  */
 int	pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	    const char **why);
+
+/*
+ * Walks a feature body (feature id f, `len` bytes, native order) field by
+ * field: strings, counts, lists (cmdline, event descriptions with their
+ * attrs, topologies, PMU mappings, caches, ...); bodies we do not know
+ * come out as bytes. 0, or -1 (*why) when the body is malformed (the
+ * fields before the fault were visited).
+ */
+int	pd_decode_feature(uint64_t f, const unsigned char *p, size_t len,
+	    const struct pd_dvisit *v, const char **why);
 
 /*
  * Names of the bits set in `mask` from table[0..n) ("IP|TID|TIME"),

@@ -97,7 +97,7 @@ walk(int fd, int flags)
 		if (rec.type == PD_RECORD_HEADER_ATTR && rec.size > 8)
 			pd_decode_attr(rec.data + 8, rec.size - 8, &dv, &why);
 		if (pd_feat_id(&rec) >= 0)
-			pd_feat_decode(pd_feat_id(&rec), rec.data + 16,
+			pd_decode_feature(pd_feat_id(&rec), rec.data + 16,
 			    rec.size - 16, &dv, &why);
 		memcpy(scratch, rec.data, rec.size);
 		pd_ids_map(el, &rec, scratch, bump, NULL, &why);
