@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
 #include "libcommon/stream/perf.h"
@@ -70,22 +71,9 @@ parse_order(const char *s, enum order *o)
 
 /* The zstd level perf record used, from the COMPRESSED feature. */
 static int
-comp_level(const struct pd_rec *rec, int level)
+comp_level(const struct pd_header_info *hi)
 {
-	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
-		return (int)pd_get_u32(rec->data + 16 + 8);
-	return level;
-}
-
-/* The COMPRESSED feature's mmap_len: how far one record may expand. */
-static uint64_t
-comp_mmap_len(const struct pd_rec *rec, uint64_t mmap_len)
-{
-	if (rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 + 20 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED)
-		return pd_get_u32(rec->data + 16 + 16);
-	return mmap_len;
+	return hi->seen >> PD_FEAT_COMPRESSED & 1 ? (int)hi->comp_level : 1;
 }
 
 /* A zswap failure: a write error (empty message) or bad input. */
@@ -185,13 +173,13 @@ main(int argc, char **argv)
 	struct pd_err err;
 	struct pd_rec rec;
 	struct zswap *z = NULL;
+	struct pd_header_info hi;
 	struct pd_tracefmt *tf = NULL;
 	enum order order = TO_NATIVE;
 	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
 	unsigned long long nleft = 0;
 	unsigned n;
-	int c, r, in_be, out_be, convert, rezip, level = 1;
-	uint64_t mmap_len = 0;
+	int c, r, in_be, out_be, convert, rezip;
 	int status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
@@ -268,19 +256,20 @@ main(int argc, char **argv)
 	if (pd_writer_put(w, hdr, sizeof(hdr)) < 0)
 		goto write_failed;
 
+	memset(&hi, 0, sizeof(hi));
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		level = comp_level(&rec, level);
-		mmap_len = comp_mmap_len(&rec, mmap_len);
+		if (rec.type == PD_RECORD_HEADER_FEATURE)
+			(void)pd_header_info_update(&hi, &rec);
 		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
 		    rec.type == PD_RECORD_COMPRESSED2)) {
 			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
-			    !pd_reader_swapped(rd), level, w)) == NULL) {
+			    !pd_reader_swapped(rd), comp_level(&hi), w)) ==
+			    NULL) {
 				pd_warnx("out of memory");
 				status = PD_EXIT_DATA;
 				break;
 			}
-			zswap_set_limit(z, mmap_len);
-			if (zswap_feed(z, &rec, &err) < 0) {
+			if (zswap_feed(z, rd, &rec, &err) < 0) {
 				if (zfail(rd, &err) < 0)
 					goto write_failed;
 				status = PD_EXIT_DATA;

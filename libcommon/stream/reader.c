@@ -89,9 +89,10 @@ struct pd_reader {
 	uint64_t	 bid_off;	/* next build-id entry in section 2 */
 	unsigned char	*synth;		/* a synthesized record */
 
-	/* decompressed records (PD_RD_DECOMPRESS) */
+	/* decompressed records (PD_RD_DECOMPRESS, pd_reader_inflate) */
 	struct pd_zdec	*zdec;
-	uint64_t	 zrec_off;	/* offset of the COMPRESSED record */
+	uint64_t	 zrec_off;	/* the record pd_reader_inflate fed */
+	int		 zrec_fed;
 	uint32_t	 comp_mmap_len;	/* from the COMPRESSED feature */
 
 	unsigned	 ndropped;
@@ -750,6 +751,37 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 	return avail;
 }
 
+/* The decoder for compressed records, made when the first one comes. */
+static int
+zdec_for(struct pd_reader *rd)
+{
+	if (rd->zdec == NULL &&
+	    (rd->zdec = pd_zdec_new(&rd->evlist, rd->swapped)) == NULL)
+		return pd_err_io(&rd->err, ENOMEM, "zstd");
+	pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
+	return 0;
+}
+
+int
+pd_reader_inflate(struct pd_reader *rd, const struct pd_rec *rec,
+    unsigned char *dst, size_t cap, size_t *pos)
+{
+	if ((rd->flags & PD_RD_DECOMPRESS) ||
+	    (rec->type != PD_RECORD_COMPRESSED &&
+	    rec->type != PD_RECORD_COMPRESSED2))
+		return pd_err_set(&rd->err, rec->offset, "not a compressed "
+		    "record as stored");
+	/* A record's offset is its own: a new one is fed first. */
+	if (!rd->zrec_fed || rd->zrec_off != rec->offset) {
+		if (zdec_for(rd) < 0 ||
+		    pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
+			return -1;
+		rd->zrec_off = rec->offset;
+		rd->zrec_fed = 1;
+	}
+	return pd_zdec_inflate(rd->zdec, dst, cap, pos, &rd->err);
+}
+
 /* A record synthesized from the file header, handed out from rd->synth. */
 static int
 synth_rec(struct pd_reader *rd, struct pd_rec *rec, uint32_t type,
@@ -1312,14 +1344,8 @@ next_slow(struct pd_reader *rd, struct pd_rec *rec)
 			    (rd->swapped && !(rd->flags & PD_RD_STORED))) &&
 			    (rec->type == PD_RECORD_COMPRESSED ||
 			    rec->type == PD_RECORD_COMPRESSED2)) {
-				if (rd->zdec == NULL &&
-				    (rd->zdec = pd_zdec_new(&rd->evlist,
-				    rd->swapped)) ==
-				    NULL)
-					return pd_err_io(&rd->err, ENOMEM,
-					    "zstd");
-				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
-				if (pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
+				if (zdec_for(rd) < 0 ||
+				    pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
 					return -1;
 				/* Its bytes stay put until zdec is drained. */
 				if (rd->flags & PD_RD_KEEP_COMPRESSED)

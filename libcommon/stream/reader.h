@@ -27,7 +27,8 @@ struct pd_reader;
 /*
  * Foreign input always comes out decompressed (compressed bytes cannot
  * be converted), unless this asks for COMPRESSED* records as stored,
- * their contents still foreign (pdswap recompresses them itself).
+ * their contents still foreign (pd_reader_inflate() gives them to a tool
+ * that converts them itself, as pdswap does).
  */
 #define PD_RD_STORED		0x2
 /*
@@ -63,6 +64,18 @@ int	pd_reader_next(struct pd_reader *, struct pd_rec *rec);
  * the next call; 0 once all of it was handed out; -1 on error.
  */
 ssize_t	pd_reader_payload(struct pd_reader *, const unsigned char **p);
+
+/*
+ * With PD_RD_STORED: the contents of `rec`, the COMPRESSED* record just
+ * handed out, decompressed into dst[*pos, cap) as they come (cap must
+ * exceed *pos), advancing *pos: records in the input's byte order, cut
+ * anywhere, since a record may straddle compressed records. The same
+ * decoder and limits (a zstd bomb is an error) as the reader's own
+ * decompression. 1 when more may follow (call again, with room), 0 once
+ * all of it is out, -1 on error (pd_reader_err).
+ */
+int	pd_reader_inflate(struct pd_reader *, const struct pd_rec *rec,
+	    unsigned char *dst, size_t cap, size_t *pos);
 
 /*
  * Taps a pipe-mode input, for a tool that passes it on unchanged
