@@ -27,7 +27,6 @@
 #include "libcommon/sym/symq.h"
 #include "libcommon/stream/tracefmt.h"
 #include "libcommon/sym/unwind.h"
-#include "libcommon/stream/zdec.h"
 #include "pddump/out.h"
 
 static const char usage_line[] =
@@ -87,7 +86,6 @@ struct dumper {
 	struct pd_reader	*rd;
 	struct pd_evlist	*el;
 	struct pd_tracefmt	*tf;
-	struct pd_zdec		*zd;
 	char			**names;	/* event name cache by idx */
 	size_t			 nnames;
 	const struct pd_rec	*cur;
@@ -1356,12 +1354,14 @@ static int
 dump(struct dumper *d, const char *path)
 {
 	struct pd_err err;
-	struct pd_rec rec, zrec;
+	struct pd_rec rec;
 	const char *what;
 	unsigned dropped;
 	int r, status = PD_EXIT_OK;
 
-	if ((d->rd = pd_reader_open(path, 0, &err)) == NULL) {
+	/* Compressed records, then the records they hold, at their offset. */
+	if ((d->rd = pd_reader_open(path, PD_RD_DECOMPRESS |
+	    PD_RD_KEEP_COMPRESSED, &err)) == NULL) {
 		out_flush();
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
@@ -1388,33 +1388,11 @@ dump(struct dumper *d, const char *path)
 		if (d->sq != NULL)
 			pd_symq_set_unwind(d->sq, d->uw);
 	}
-	while ((r = pd_reader_next(d->rd, &rec)) > 0) {
+	while ((r = pd_reader_next(d->rd, &rec)) > 0)
 		if (put_rec(d, &rec) < 0) {
 			pd_err_io(&err, ENOMEM, "symbols");
 			goto failed;
 		}
-		if (rec.type != PD_RECORD_COMPRESSED &&
-		    rec.type != PD_RECORD_COMPRESSED2)
-			continue;
-		/* The compressed records' contents, at their offset. */
-		if (d->zd == NULL && (d->zd = pd_zdec_new(d->el,
-		    pd_reader_swapped(d->rd))) == NULL) {
-			pd_err_io(&err, ENOMEM, "zstd");
-			goto failed;
-		}
-		if (pd_zdec_feed(d->zd, &rec, &err) < 0)
-			goto failed;
-		while ((r = pd_zdec_next(d->zd, &zrec, &err)) > 0)
-			if (put_rec(d, &zrec) < 0) {
-				pd_err_io(&err, ENOMEM, "symbols");
-				goto failed;
-			}
-		if (r < 0)
-			goto failed;
-	}
-	if (r == 0 && d->zd != NULL && !pd_reader_stopped(d->rd) &&
-	    pd_zdec_end(d->zd, &err) < 0)
-		goto failed;
 	if (r < 0) {
 		err = *pd_reader_err(d->rd);
 		goto failed;
@@ -1461,8 +1439,6 @@ done:
 		pd_syms_free(d->sy);
 		d->sy = NULL;
 	}
-	pd_zdec_free(d->zd);
-	d->zd = NULL;
 	pd_tracefmt_free(d->tf);
 	d->tf = NULL;
 	names_reset(d);
