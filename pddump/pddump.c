@@ -85,9 +85,6 @@ struct dumper {
 	uint64_t		 want[4];	/* types 0..255 */
 	struct pd_reader	*rd;
 	struct pd_evlist	*el;
-	struct pd_tracefmt	*tf;
-	char			**names;	/* event name cache by idx */
-	size_t			 nnames;
 	const struct pd_rec	*cur;
 };
 
@@ -97,53 +94,6 @@ wanted(const struct dumper *d, uint32_t type)
 	if (!d->filter)
 		return 1;
 	return type < 256 && (d->want[type / 64] >> (type % 64) & 1);
-}
-
-static void
-names_reset(struct dumper *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->nnames; i++)
-		free(d->names[i]);
-	free(d->names);
-	d->names = NULL;
-	d->nnames = 0;
-}
-
-/*
- * An event's name: a tracepoint's "system:name" from the tracing data,
- * else the name the stream gave it (EVENT_UPDATE, EVENT_DESC), else
- * perf's default.
- */
-static const char *
-evname(struct dumper *d, const struct pd_evsel *ev)
-{
-	const struct pd_tf_event *te;
-	char buf[256];
-
-	if (ev == NULL)
-		return NULL;
-	if ((size_t)ev->idx < d->nnames && d->names[ev->idx] != NULL)
-		return d->names[ev->idx];
-	if ((size_t)ev->idx >= d->nnames) {
-		size_t n = ev->idx + 16;
-		char **nn = realloc(d->names, n * sizeof(*nn));
-
-		if (nn == NULL)
-			return ev->name;
-		memset(nn + d->nnames, 0, (n - d->nnames) * sizeof(*nn));
-		d->names = nn;
-		d->nnames = n;
-	}
-	if (ev->attr.type == PERF_TYPE_TRACEPOINT && d->tf != NULL &&
-	    ev->attr.config <= UINT32_MAX &&
-	    (te = pd_tracefmt_event(d->tf, ev->attr.config)) != NULL) {
-		snprintf(buf, sizeof(buf), "%s:%s", te->system, te->name);
-		d->names[ev->idx] = strdup(buf);
-	} else
-		d->names[ev->idx] = strdup(ev->name != NULL ? ev->name : "");
-	return d->names[ev->idx] != NULL ? d->names[ev->idx] : ev->name;
 }
 
 /* ---- the decode visitors: text and JSON ---- */
@@ -606,16 +556,16 @@ static void
 sample_raw(struct dumper *d, const struct pd_evsel *ev,
     const struct pd_sample *s)
 {
+	const struct pd_tracefmt *tf = pd_evlist_tracefmt(d->el);
 	const struct pd_tf_event *te = NULL;
 	size_t i;
 	int be;
 
 	detail(d, "raw");
-	if (ev->attr.type == PERF_TYPE_TRACEPOINT && d->tf != NULL &&
+	if (ev->attr.type == PERF_TYPE_TRACEPOINT && tf != NULL &&
 	    s->raw_size >= 2) {
-		be = pd_tracefmt_big_endian(d->tf);
-		te = pd_tracefmt_event(d->tf,
-		    pd_tf_get(s->raw, 2, be, 0));
+		be = pd_tracefmt_big_endian(tf);
+		te = pd_tracefmt_event(tf, pd_tf_get(s->raw, 2, be, 0));
 	}
 	if (te == NULL) {
 		if (d->json)
@@ -795,13 +745,13 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 		return;
 	}
 	if (pd_sample_parse(ev, rec, &s, &why) < 0) {
-		name = evname(d, ev);
+		name = pd_evsel_name(ev);
 		KS(d, "event", name != NULL ? name : "");
 		err_field(d, why);
 		return;
 	}
 	st = s.type;
-	name = evname(d, ev);
+	name = pd_evsel_name(ev);
 	KS(d, "event", name != NULL ? name : "");
 	if (st & PERF_SAMPLE_TIME)
 		KU(d, "time", s.time);
@@ -907,8 +857,8 @@ after_callchain:
 			if (s.read_format & PERF_FORMAT_ID) {
 				KU(d, "id", id);
 				m = pd_evlist_by_id(d->el, id);
-				if (m != NULL && (name = evname(d, m)) != NULL)
-					KS(d, "event", name);
+				if (m != NULL)
+					KS(d, "event", pd_evsel_name(m));
 			}
 			if (s.read_format & PD_FORMAT_LOST)
 				KU(d, "lost", lost);
@@ -1030,50 +980,38 @@ print_decoded(struct dumper *d, const struct pd_rec *rec)
 	}
 }
 
-/* Reads the tracing data blob that follows the record, then parses it. */
+/*
+ * The tracing data's formats, which the reader parses as the blob that
+ * follows the record is read: all of them so far, and what was wrong
+ * with this blob.
+ */
 static void
 tracing_data(struct dumper *d, const struct pd_rec *rec, int print)
 {
+	const struct pd_tracefmt *tf;
 	const unsigned char *p;
-	const char *why = NULL;
+	const char *why;
 	ssize_t n;
 	size_t i;
 
-	if (d->tf == NULL && (d->tf = pd_tracefmt_new()) == NULL) {
-		why = "out of memory";
-		goto out;
-	}
-	/* simpleperf: the blob is inside the record. */
-	if (rec->payload == 0 && rec->size >= 12 &&
-	    pd_get_u32(rec->data + 8) <= rec->size - 12u)
-		(void)pd_tracefmt_add(d->tf, rec->data + 12,
-		    pd_get_u32(rec->data + 8), &why);
-	/* On a collect error keep draining; it is reported below. */
 	while ((n = pd_reader_payload(d->rd, &p)) > 0)
-		if (why == NULL)
-			(void)pd_tracefmt_add(d->tf, p, n, &why);
-	if (n < 0)
+		;
+	if (n < 0 || !print)
 		return;		/* the next pd_reader_next reports it */
-	if (why == NULL && pd_tracefmt_finish(d->tf, &why) == 0)
-		why = NULL;
-	names_reset(d);
-out:
-	if (!print)
-		return;
-	if (why != NULL)
+	if ((why = pd_reader_tracefmt_error(d->rd)) != NULL)
 		err_field(d, why);
-	if (d->tf == NULL)
+	if ((tf = pd_evlist_tracefmt(d->el)) == NULL)
 		return;
-	KS(d, "version", pd_tracefmt_version(d->tf));
-	KU(d, "big_endian", pd_tracefmt_big_endian(d->tf));
-	KU(d, "long_size", pd_tracefmt_long_size(d->tf));
-	KU(d, "page_size", pd_tracefmt_page_size(d->tf));
-	KU(d, "nr_events", pd_tracefmt_nevents(d->tf));
+	KS(d, "version", pd_tracefmt_version(tf));
+	KU(d, "big_endian", pd_tracefmt_big_endian(tf));
+	KU(d, "long_size", pd_tracefmt_long_size(tf));
+	KU(d, "page_size", pd_tracefmt_page_size(tf));
+	KU(d, "nr_events", pd_tracefmt_nevents(tf));
 	detail(d, "events");
 	if (d->json)
 		out_ch('[');
-	for (i = 0; i < pd_tracefmt_nevents(d->tf); i++) {
-		const struct pd_tf_event *e = pd_tracefmt_event_at(d->tf, i);
+	for (i = 0; i < pd_tracefmt_nevents(tf); i++) {
+		const struct pd_tf_event *e = pd_tracefmt_event_at(tf, i);
 		size_t k;
 
 		if (d->json) {
@@ -1150,7 +1088,7 @@ fold_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 {
 	static struct pd_frame fr[FOLD_FRAMES];
 	struct dumper *d = ctx;
-	const char *name = evname(d, ev);
+	const char *name = pd_evsel_name(ev);
 	size_t n;
 
 	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
@@ -1175,13 +1113,8 @@ fold_rec(struct dumper *d, const struct pd_rec *rec)
 	struct pd_sample s;
 	const char *why = NULL;
 
-	if (rec->type != PERF_RECORD_SAMPLE) {
-		if (rec->type == PD_RECORD_HEADER_ATTR ||
-		    rec->type == PD_RECORD_EVENT_UPDATE ||
-		    rec->type == PD_RECORD_HEADER_FEATURE)
-			names_reset(d);
+	if (rec->type != PERF_RECORD_SAMPLE)
 		return;
-	}
 	if (d->res == NULL || !d->res->bad || d->fold_bad++ > 0)
 		return;
 	/* The first sample left out: say where and why. */
@@ -1263,10 +1196,6 @@ print_rec(struct dumper *d, const struct pd_rec *rec)
 			rec_end(d, rec);
 		return;
 	}
-	if (rec->type == PD_RECORD_HEADER_ATTR ||
-	    rec->type == PD_RECORD_EVENT_UPDATE ||
-	    rec->type == PD_RECORD_HEADER_FEATURE)
-		names_reset(d);
 	if (!show)
 		return;
 	rec_head(d, rec);
@@ -1361,7 +1290,7 @@ dump(struct dumper *d, const char *path)
 
 	/* Compressed records, then the records they hold, at their offset. */
 	if ((d->rd = pd_reader_open(path, PD_RD_DECOMPRESS |
-	    PD_RD_KEEP_COMPRESSED, &err)) == NULL) {
+	    PD_RD_KEEP_COMPRESSED | PD_RD_TRACEFMT, &err)) == NULL) {
 		out_flush();
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
@@ -1439,9 +1368,6 @@ done:
 		pd_syms_free(d->sy);
 		d->sy = NULL;
 	}
-	pd_tracefmt_free(d->tf);
-	d->tf = NULL;
-	names_reset(d);
 	pd_reader_close(d->rd);
 	d->rd = NULL;
 	return status;

@@ -89,15 +89,14 @@ zfail(struct pd_reader *rd, struct pd_err *e)
 
 /*
  * The tracing blob (native from the reader) in the output's order: its
- * numbers and flag, and its formats kept for the RAW data that follow
- * (when the reader has none: native input). Returns 1, 0 on bad input
- * (said), -1 on a write error.
+ * numbers and flag. The reader parses its formats as it passes, for the
+ * RAW data that follow. Returns 1, 0 on bad input (said), -1 on a write
+ * error.
  */
 static int
 tracing_out(struct pd_reader *rd, const struct pd_rec *rec,
-    struct pd_tracefmt **tf, struct pd_writer *w)
+    struct pd_writer *w)
 {
-	struct pd_evlist *el = pd_reader_evlist(rd);
 	const unsigned char *p;
 	const char *why = NULL;
 	unsigned char *b;
@@ -126,17 +125,6 @@ tracing_out(struct pd_reader *rd, const struct pd_rec *rec,
 		}
 		why = "tracing data longer than its record says";
 		goto bad;
-	}
-	if (el->tf == NULL) {
-		if (*tf == NULL && (*tf = pd_tracefmt_new()) == NULL) {
-			free(b);
-			why = "out of memory";
-			goto bad;
-		}
-		/* formats it cannot parse leave their RAW data counted */
-		if (pd_tracefmt_add(*tf, b, len, &why) == 0)
-			(void)pd_tracefmt_finish(*tf, &why);
-		el->tf = *tf;
 	}
 	if (pd_swap_tracing(b, len, 0, &why) < 0) {
 		free(b);
@@ -174,7 +162,6 @@ main(int argc, char **argv)
 	struct pd_rec rec;
 	struct zswap *z = NULL;
 	struct pd_header_info hi;
-	struct pd_tracefmt *tf = NULL;
 	enum order order = TO_NATIVE;
 	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
 	unsigned long long nleft = 0;
@@ -213,7 +200,9 @@ main(int argc, char **argv)
 		inpath = argv[0];
 
 	pd_interrupt_init();
-	if ((rd = pd_reader_open(inpath, PD_RD_STORED, &err)) == NULL) {
+	/* The tracing formats convert the RAW data (swap.h). */
+	if ((rd = pd_reader_open(inpath, PD_RD_STORED | PD_RD_TRACEFMT,
+	    &err)) == NULL) {
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
@@ -321,7 +310,7 @@ main(int argc, char **argv)
 			goto write_failed;
 		if (convert && rec.type == PD_RECORD_HEADER_TRACING_DATA &&
 		    rec.payload > 0) {
-			if ((r = tracing_out(rd, &rec, &tf, w)) < 0)
+			if ((r = tracing_out(rd, &rec, w)) < 0)
 				goto write_failed;
 			if (r == 0) {
 				status = PD_EXIT_DATA;
@@ -359,7 +348,6 @@ main(int argc, char **argv)
 		left_why = what;
 	}
 	zswap_free(z);
-	pd_tracefmt_free(tf);
 	if ((n = pd_reader_inexact(rd, &what)) > 0) {
 		nleft += n;
 		left_why = what;

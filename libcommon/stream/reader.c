@@ -101,8 +101,18 @@ struct pd_reader {
 	/* foreign input: the tracing blob made native, handed out whole */
 	unsigned char	*tblob;
 	size_t		 tblob_len, tblob_pos;
-	struct pd_tracefmt *tf;		/* its formats, for RAW data */
 	const char	*inexact;
+
+	/*
+	 * The event formats of every tracing data blob so far (foreign
+	 * input, PD_RD_TRACEFMT), lent to the events (pd_evlist_tracefmt);
+	 * what was wrong with the last blob; a blob being parsed as its
+	 * payload passes, and its record type.
+	 */
+	struct pd_tracefmt *tf;
+	const char	*tf_why;
+	int		 tf_open;
+	uint32_t	 tf_type;
 };
 
 static const char stdin_name[] = "<stdin>";
@@ -504,6 +514,12 @@ pd_reader_evlist(struct pd_reader *rd)
 }
 
 const char *
+pd_reader_tracefmt_error(const struct pd_reader *rd)
+{
+	return rd->tf_why;
+}
+
+const char *
 pd_reader_name(const struct pd_reader *rd)
 {
 	return rd->name;
@@ -701,8 +717,58 @@ payload_short(struct pd_reader *rd)
 	    name ? name : "record", rd->payload_left);
 }
 
-ssize_t
-pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+/*
+ * The formats of a tracing data blob, parsed as its payload is read or
+ * skipped (pd_reader_payload), so that nothing is held twice; a fault
+ * is kept in tf_why (the formats parsed before it stay) and parsing
+ * stops there, the rest still read.
+ */
+static void
+tracing_add(struct pd_reader *rd, const void *p, size_t n)
+{
+	const char *why;
+
+	if (rd->tf_why == NULL && pd_tracefmt_add(rd->tf, p, n, &why) < 0)
+		rd->tf_why = why;
+}
+
+static void
+tracing_end(struct pd_reader *rd)
+{
+	const char *why;
+
+	rd->tf_open = 0;
+	if (rd->tf_why == NULL && pd_tracefmt_finish(rd->tf, &why) < 0)
+		rd->tf_why = why;
+	/* Only a HEADER_TRACING_DATA blob converts with the RAW data. */
+	if (pd_evlist_set_tracefmt(&rd->evlist, rd->tf, 0,
+	    rd->tf_type == PD_RECORD_HEADER_TRACING_DATA) < 0)
+		rd->tf_why = "out of memory";
+}
+
+static void
+tracing_start(struct pd_reader *rd, const struct pd_rec *rec)
+{
+	uint32_t n;
+
+	rd->tf_why = NULL;
+	if (rd->tf == NULL && (rd->tf = pd_tracefmt_new()) == NULL) {
+		rd->tf_why = "out of memory";
+		return;
+	}
+	rd->tf_open = 1;
+	rd->tf_type = rec->type;
+	/* simpleperf's own record holds its blob: u32 size, the blob */
+	if (rec->payload == 0 && rec->size >= 12 &&
+	    (n = pd_get_u32(rec->data + 8)) <= rec->size - 12u)
+		tracing_add(rd, rec->data + 12, n);
+	if (rec->payload == 0)
+		tracing_end(rd);
+}
+
+/* The next chunk of the current payload, as pd_reader_payload says. */
+static ssize_t
+payload_next(struct pd_reader *rd, const unsigned char **p)
 {
 	static const unsigned char zeros[8];
 	size_t avail;
@@ -749,6 +815,18 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 	rd->pos += avail;
 	rd->payload_left -= avail;
 	return avail;
+}
+
+ssize_t
+pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+{
+	ssize_t n = payload_next(rd, p);
+
+	if (rd->tf_open && n > 0)
+		tracing_add(rd, *p, n);
+	else if (rd->tf_open && n == 0)
+		tracing_end(rd);
+	return n;
 }
 
 /* The decoder for compressed records, made when the first one comes. */
@@ -1230,16 +1308,21 @@ tracing_native(struct pd_reader *rd, struct pd_rec *rec)
 	if ((r = pd_swap_tracing(b, len, 1, &why)) < 0)
 		return pd_err_set(&rd->err, rec->offset, "tracing data: %s",
 		    why);
-	if (r == 0)
-		return 0;	/* it says its own order: RAW stays too */
+	rd->tf_why = NULL;
 	if (rd->tf == NULL && (rd->tf = pd_tracefmt_new()) == NULL)
 		return pd_err_io(&rd->err, ENOMEM, "tracing data");
 	if (pd_tracefmt_add(rd->tf, b, len, &why) < 0)
 		return pd_err_set(&rd->err, rec->offset, "tracing data: %s",
 		    why);
 	/* formats it could not parse leave their RAW data counted */
-	(void)pd_tracefmt_finish(rd->tf, &why);
-	rd->evlist.tf = rd->tf;
+	if (pd_tracefmt_finish(rd->tf, &why) < 0)
+		rd->tf_why = why;
+	/*
+	 * A blob that says its own order (r == 0) has RAW data in that
+	 * order too: they stay as they are on the way in.
+	 */
+	if (pd_evlist_set_tracefmt(&rd->evlist, rd->tf, r > 0, 1) < 0)
+		rd->tf_why = "out of memory";
 	return 0;
 }
 
@@ -1366,10 +1449,16 @@ next_slow(struct pd_reader *rd, struct pd_rec *rec)
 got:
 	if (r > 0 && track(rd, rec) < 0)
 		return -1;
-	if (r > 0 && rd->swapped && rec->type ==
-	    PD_RECORD_HEADER_TRACING_DATA && rec->payload > 0 &&
-	    tracing_native(rd, rec) < 0)
-		return -1;
+	if (r > 0 && (rec->type == PD_RECORD_HEADER_TRACING_DATA ||
+	    rec->type == PD_RECORD_SIMPLEPERF_TRACING_DATA) &&
+	    (rd->swapped || (rd->flags & PD_RD_TRACEFMT))) {
+		if (rd->swapped && rec->type == PD_RECORD_HEADER_TRACING_DATA &&
+		    rec->payload > 0) {
+			if (tracing_native(rd, rec) < 0)
+				return -1;
+		} else
+			tracing_start(rd, rec);
+	}
 	return r;
 }
 

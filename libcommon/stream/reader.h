@@ -37,6 +37,12 @@ struct pd_reader;
  * tool can both count the stream as stored and pass it on unchanged.
  */
 #define PD_RD_KEEP_COMPRESSED	0x4
+/*
+ * Parse the event formats in the tracing data of a native input too
+ * (pd_evlist_tracefmt), as the payload is read or skipped. A foreign
+ * input always has them: its RAW data are converted through them.
+ */
+#define PD_RD_TRACEFMT		0x8
 
 /*
  * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
@@ -93,6 +99,14 @@ ssize_t	pd_reader_tap(struct pd_reader *, pd_read_fn *fn, void *arg,
 	    const unsigned char **p);
 
 const struct pd_err	*pd_reader_err(const struct pd_reader *);
+
+/*
+ * What was wrong with the last tracing data blob whose formats were
+ * parsed (too large, malformed, out of memory), or NULL. The formats
+ * parsed before the fault stay in pd_evlist_tracefmt(); a blob's are
+ * there once all of its payload was read or skipped.
+ */
+const char		*pd_reader_tracefmt_error(const struct pd_reader *);
 struct pd_evlist	*pd_reader_evlist(struct pd_reader *);
 const char		*pd_reader_name(const struct pd_reader *);
 

@@ -1415,7 +1415,7 @@ int
 pd_swap_rec(const struct pd_evlist *el, unsigned char *p, const char **why)
 {
 	struct sw s = { p, pd_get_u16(p + 6), 1, 0, NULL,
-	    el != NULL ? el->tf : NULL };
+	    el != NULL && el->tf_raw_in ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
@@ -1432,7 +1432,7 @@ pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
     const char **why)
 {
 	struct sw s = { p, pd_get_u16(p + 6), 0, 0, NULL,
-	    el != NULL ? el->tf : NULL };
+	    el != NULL && el->tf_raw_out ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;

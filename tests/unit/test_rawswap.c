@@ -35,7 +35,7 @@ static const char fmt[] =
     "\n"
     "print fmt: \"comm=%s\", REC->comm\n";
 
-static unsigned char blob[4096], rec[256], copy[256];
+static unsigned char blob[4096], rec[256], copy[256], back[256];
 static size_t len;
 
 static void
@@ -169,7 +169,9 @@ main(void)
 	pd_evlist_init(&el);
 	T(pd_evlist_add(&el, attr, sizeof(attr), &id, 1, &why) == 0);
 
-	/* without formats: left, and counted */
+	/* without formats: left, and counted; the default name */
+	T(pd_evlist_tracefmt(&el) == NULL);
+	T(strcmp(pd_evsel_name(&el.evsels[0]), "tracepoint:5") == 0);
 	n = sample(5);
 	memcpy(copy, rec, n);
 	T(pd_swap_rec_out(&el, rec, &why) == 1);
@@ -177,7 +179,10 @@ main(void)
 	T(memcmp(r, copy + 12, 68) == 0);
 
 	/* with them: every field at its own width */
-	el.tf = tf;
+	T(pd_evlist_set_tracefmt(&el, tf, 0, 1) == 0);
+	T(pd_evlist_tracefmt(&el) == tf);
+	/* and they name the tracepoint */
+	T(strcmp(pd_evsel_name(&el.evsels[0]), "sys:ev") == 0);
 	n = sample(5);
 	T(pd_swap_rec_out(&el, rec, &why) == 0);
 	T(get(rec + 8, 4, f) == 68);
@@ -192,8 +197,16 @@ main(void)
 	T(get(r + 48, 4, f) == (4 << 16 | 8));
 	T(get(r + 52, 4, f) == 0x01020304 && get(r + 56, 4, f) == 0x05060708);
 	T(memcmp(r + 60, "abc", 4) == 0);
-	/* and back */
+	/*
+	 * and back: only once a foreign blob said the RAW data's order
+	 * (formats for the way out do not convert on the way in)
+	 */
 	pd_swap_header(rec);
+	memcpy(back, rec, n);
+	T(pd_swap_rec(&el, rec, &why) == 1);
+	T(memcmp(rec + 12, back + 12, 68) == 0);
+	memcpy(rec, back, n);
+	T(pd_evlist_set_tracefmt(&el, tf, 1, 0) == 0);
 	T(pd_swap_rec(&el, rec, &why) == 0);
 	T(memcmp(rec, copy, n) == 0);
 
@@ -202,7 +215,7 @@ main(void)
 	pd_evlist_free(&el);
 	pd_evlist_init(&el);
 	T(pd_evlist_add(&el, attr, sizeof(attr), &id, 1, &why) == 0);
-	el.tf = tf;
+	T(pd_evlist_set_tracefmt(&el, tf, 0, 1) == 0);
 	n = sample(5);
 	T(pd_swap_rec_out(&el, rec, &why) == 0);
 	T(get(r + 52, 4, f) == 0x01020304);
