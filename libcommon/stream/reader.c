@@ -817,8 +817,9 @@ payload_next(struct pd_reader *rd, const unsigned char **p)
 	return avail;
 }
 
-ssize_t
-pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+/* A chunk, seen by the tracing formats when they are being parsed. */
+static __attribute__((noinline)) ssize_t
+payload_chunk(struct pd_reader *rd, const unsigned char **p)
 {
 	ssize_t n = payload_next(rd, p);
 
@@ -827,6 +828,16 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 	else if (rd->tf_open && n == 0)
 		tracing_end(rd);
 	return n;
+}
+
+ssize_t
+pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+{
+	/* Most records have no payload: that answer stays cheap. */
+	if (rd->payload_left == 0 && rd->payload_pad == 0 &&
+	    rd->tblob == NULL && !rd->tf_open)
+		return 0;
+	return payload_chunk(rd, p);
 }
 
 /* The decoder for compressed records, made when the first one comes. */
