@@ -16,6 +16,8 @@
 
 extern char	 out_buf[OUT_SIZE];
 extern size_t	 out_len;
+extern const char	 out_dec2[200], out_hex2[512];
+extern const uint64_t	 out_pow10[20];
 
 void	out_flush(void);		/* dies on a write error */
 void	out_mem(const void *p, size_t n);
@@ -23,6 +25,7 @@ void	out_json_str(const char *s, size_t n);	/* "..." escaped */
 void	out_text_str(const char *s, size_t n);	/* quoted when needed */
 void	out_esc(const char *s, size_t n);	/* escaped, not quoted */
 void	out_hexbytes(const unsigned char *p, size_t n);
+void	out_str_tail(const char *s, size_t from);	/* s + from on */
 
 static inline void
 out_room(size_t n)
@@ -49,25 +52,52 @@ out_lit(const char *s, size_t n)
 
 #define OUT_S(s)	out_lit((s), sizeof(s) - 1)
 
+/*
+ * A NUL-terminated string. Most are names of a few bytes, copied in
+ * place: strlen and a memcpy call cost more than the bytes.
+ */
 static inline void
 out_str(const char *s)
 {
-	out_mem(s, strlen(s));
+	char *d;
+	size_t i;
+
+	out_room(32);
+	d = out_buf + out_len;
+	for (i = 0; i < 32 && s[i] != '\0'; i++)
+		d[i] = s[i];
+	out_len += i;
+	if (i == 32)
+		out_str_tail(s, 32);
 }
 
+/*
+ * Numbers are most of the text: written in place, digits counted first
+ * and set two at a time.
+ */
 static inline void
 out_u64(uint64_t v)
 {
-	char t[20];
-	int i = 20;
+	/* bits * log10(2), then one more if v reaches that power of 10 */
+	unsigned t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	unsigned n = t + (v >= out_pow10[t]);
+	char *d;
+	uint64_t q;
 
+	n += n == 0;
 	out_room(20);
-	do {
-		t[--i] = '0' + v % 10;
-		v /= 10;
-	} while (v != 0);
-	memcpy(out_buf + out_len, t + i, 20 - i);
-	out_len += 20 - i;
+	d = out_buf + out_len + n;
+	out_len += n;
+	while (v >= 100) {
+		q = v / 100;
+		d -= 2;
+		memcpy(d, out_dec2 + 2 * (v - 100 * q), 2);
+		v = q;
+	}
+	if (v >= 10)
+		memcpy(d - 2, out_dec2 + 2 * v, 2);
+	else
+		d[-1] = '0' + v;
 }
 
 static inline void
@@ -84,19 +114,24 @@ out_s64(int64_t v)
 static inline void
 out_x64(uint64_t v)
 {
-	static const char hx[] = "0123456789abcdef";
-	char t[16];
-	int i = 16;
+	unsigned n = (67 - __builtin_clzll(v | 1)) / 4;
+	char *d;
 
 	out_room(18);
-	do {
-		t[--i] = hx[v & 15];
-		v >>= 4;
-	} while (v != 0);
-	out_buf[out_len++] = '0';
-	out_buf[out_len++] = 'x';
-	memcpy(out_buf + out_len, t + i, 16 - i);
-	out_len += 16 - i;
+	d = out_buf + out_len;
+	d[0] = '0';
+	d[1] = 'x';
+	d += 2 + n;
+	out_len += 2 + n;
+	while (v >= 256) {
+		d -= 2;
+		memcpy(d, out_hex2 + 2 * (v & 255), 2);
+		v >>= 8;
+	}
+	if (v >= 16)
+		memcpy(d - 2, out_hex2 + 2 * v, 2);
+	else
+		d[-1] = "0123456789abcdef"[v];
 }
 
 #endif /* PDDUMP_OUT_H */

@@ -13,6 +13,7 @@
 
 #include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
 #include "libcommon/stream/perf.h"
@@ -68,6 +69,12 @@ parse_order(const char *s, enum order *o)
 	return -1;
 }
 
+/* The zstd level perf record used, from the COMPRESSED feature. */
+static int
+comp_level(const struct pd_header_info *hi)
+{
+	return hi->seen >> PD_FEAT_COMPRESSED & 1 ? (int)hi->comp_level : 1;
+}
 
 /* A zswap failure: a write error (empty message) or bad input. */
 static int
@@ -82,15 +89,14 @@ zfail(struct pd_reader *rd, struct pd_err *e)
 
 /*
  * The tracing blob (native from the reader) in the output's order: its
- * numbers and flag, and its formats kept for the RAW data that follow
- * (when the reader has none: native input). Returns 1, 0 on bad input
- * (said), -1 on a write error.
+ * numbers and flag. The reader parses its formats as it passes, for the
+ * RAW data that follow. Returns 1, 0 on bad input (said), -1 on a write
+ * error.
  */
 static int
 tracing_out(struct pd_reader *rd, const struct pd_rec *rec,
-    struct pd_tracefmt **tf, struct pd_writer *w)
+    struct pd_writer *w)
 {
-	struct pd_evlist *el = pd_reader_evlist(rd);
 	const unsigned char *p;
 	const char *why = NULL;
 	unsigned char *b;
@@ -119,17 +125,6 @@ tracing_out(struct pd_reader *rd, const struct pd_rec *rec,
 		}
 		why = "tracing data longer than its record says";
 		goto bad;
-	}
-	if (el->tf == NULL) {
-		if (*tf == NULL && (*tf = pd_tracefmt_new()) == NULL) {
-			free(b);
-			why = "out of memory";
-			goto bad;
-		}
-		/* formats it cannot parse leave their RAW data counted */
-		if (pd_tracefmt_add(*tf, b, len, &why) == 0)
-			(void)pd_tracefmt_finish(*tf, &why);
-		el->tf = *tf;
 	}
 	if (pd_swap_tracing(b, len, 0, &why) < 0) {
 		free(b);
@@ -165,15 +160,13 @@ main(int argc, char **argv)
 	struct pd_reader *rd;
 	struct pd_err err;
 	struct pd_rec rec;
-	struct pd_feat_compressed comp;
 	struct zswap *z = NULL;
-	struct pd_tracefmt *tf = NULL;
+	struct pd_header_info hi;
 	enum order order = TO_NATIVE;
 	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
 	unsigned long long nleft = 0;
 	unsigned n;
-	int c, r, in_be, out_be, convert, rezip, level = 1;
-	uint64_t mmap_len = 0;
+	int c, r, in_be, out_be, convert, rezip;
 	int status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
@@ -207,7 +200,9 @@ main(int argc, char **argv)
 		inpath = argv[0];
 
 	pd_interrupt_init();
-	if ((rd = pd_reader_open(inpath, PD_RD_STORED, &err)) == NULL) {
+	/* The tracing formats convert the RAW data (swap.h). */
+	if ((rd = pd_reader_open(inpath, PD_RD_STORED | PD_RD_TRACEFMT,
+	    &err)) == NULL) {
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
@@ -248,22 +243,20 @@ main(int argc, char **argv)
 	if (pd_writer_put(w, hdr, sizeof(hdr)) < 0)
 		goto write_failed;
 
+	memset(&hi, 0, sizeof(hi));
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		/* perf record's zstd level, and how far a record expands */
-		if (pd_feat_compressed_parse(&rec, &comp) == 0) {
-			level = (int)comp.level;
-			mmap_len = comp.mmap_len;
-		}
+		if (rec.type == PD_RECORD_HEADER_FEATURE)
+			(void)pd_header_info_update(&hi, &rec);
 		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
 		    rec.type == PD_RECORD_COMPRESSED2)) {
 			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
-			    !pd_reader_swapped(rd), level, w)) == NULL) {
+			    !pd_reader_swapped(rd), comp_level(&hi), w)) ==
+			    NULL) {
 				pd_warnx("out of memory");
 				status = PD_EXIT_DATA;
 				break;
 			}
-			zswap_set_limit(z, mmap_len);
-			if (zswap_feed(z, &rec, &err) < 0) {
+			if (zswap_feed(z, rd, &rec, &err) < 0) {
 				if (zfail(rd, &err) < 0)
 					goto write_failed;
 				status = PD_EXIT_DATA;
@@ -314,7 +307,7 @@ main(int argc, char **argv)
 		if (convert && rec.type == PD_RECORD_HEADER_TRACING_DATA &&
 		    rec.payload > 0) {
 			if (pd_writer_rec(w, &rec) < 0 ||
-			    (r = tracing_out(rd, &rec, &tf, w)) < 0)
+			    (r = tracing_out(rd, &rec, w)) < 0)
 				goto write_failed;
 			if (r == 0) {
 				status = PD_EXIT_DATA;
@@ -352,7 +345,6 @@ main(int argc, char **argv)
 		left_why = what;
 	}
 	zswap_free(z);
-	pd_tracefmt_free(tf);
 	if ((n = pd_reader_inexact(rd, &what)) > 0) {
 		nleft += n;
 		left_why = what;

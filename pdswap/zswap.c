@@ -3,12 +3,12 @@
 
 #include <byteswap.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
 #include "libcommon/stream/swap.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/stream/zdec.h"
@@ -29,7 +29,6 @@ struct zswap {
 	int			 in_native;
 	int			 level;
 	struct pd_writer	*w;
-	ZSTD_DStream		*ds;
 	ZSTD_CStream		*cs;
 	uint32_t		 type;		/* of the pushes seen */
 
@@ -48,9 +47,6 @@ struct zswap {
 	size_t			 nhl, caphl;
 
 	unsigned char		 out[REC_LIMIT + 16];
-	uint64_t		 limit;		/* expansion of one record */
-	uint64_t		 total_in;	/* and of the input: zdec.h */
-	uint64_t		 total_out;
 	unsigned		 ninexact;
 	const char		*inexact;
 };
@@ -67,13 +63,10 @@ zswap_new(const struct pd_evlist *el, int in_native, int level,
 	z->in_native = in_native;
 	z->level = level;
 	z->w = w;
-	z->limit = PD_ZDEC_LIMIT_MIN;
-	if ((z->ds = ZSTD_createDStream()) == NULL ||
-	    (z->cs = ZSTD_createCStream()) == NULL) {
+	if ((z->cs = ZSTD_createCStream()) == NULL) {
 		zswap_free(z);
 		return NULL;
 	}
-	ZSTD_initDStream(z->ds);
 	/* as perf record's zstd_init() */
 	ZSTD_initCStream(z->cs, level);
 	return z;
@@ -84,7 +77,6 @@ zswap_free(struct zswap *z)
 {
 	if (z == NULL)
 		return;
-	ZSTD_freeDStream(z->ds);
 	ZSTD_freeCStream(z->cs);
 	free(z->buf);
 	free(z->ends);
@@ -147,15 +139,10 @@ convert(struct zswap *z, uint64_t off, struct pd_err *err)
 			size = bswap_16(size);
 			type = bswap_32(type);
 		}
-		if (size < PD_REC_HDR_SIZE)
-			return pd_err_set(err, off, "record size %u < 8 inside "
-			    "compressed data", size);
+		if (pd_zdec_inner_ok(type, size, off, err) < 0)
+			return -1;
 		if (z->len - z->conv < size)
 			break;
-		if (type == PD_RECORD_HEADER_TRACING_DATA ||
-		    type == PD_RECORD_AUXTRACE)
-			return pd_err_set(err, off, "a record with out-of-band "
-			    "data inside compressed data");
 		if (z->in_native) {
 			r = pd_swap_rec_out(z->el, p, &why);
 		} else {
@@ -295,74 +282,31 @@ close_push(struct zswap *z, struct pd_err *err)
 	return drain(z, err);
 }
 
-void
-zswap_set_limit(struct zswap *z, uint64_t mmap_len)
-{
-	z->limit = mmap_len < PD_ZDEC_LIMIT_MIN ? PD_ZDEC_LIMIT_MIN :
-	    mmap_len > PD_ZDEC_LIMIT_MAX ? PD_ZDEC_LIMIT_MAX : mmap_len;
-}
-
 int
-zswap_feed(struct zswap *z, const struct pd_rec *rec, struct pd_err *err)
+zswap_feed(struct zswap *z, struct pd_reader *rd, const struct pd_rec *rec,
+    struct pd_err *err)
 {
-	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
-	size_t n = rec->size - PD_REC_HDR_SIZE, limit, r, start, in_pos;
-	ZSTD_inBuffer in;
-	ZSTD_outBuffer out;
+	const unsigned char *p;
+	size_t n, limit;
+	int r;
 
-	if (rec->type == PD_RECORD_COMPRESSED2) {
-		uint64_t ds;
-
-		if (n < 8)
-			return pd_err_set(err, rec->offset, "COMPRESSED2 "
-			    "record size %u < 16", rec->size);
-		ds = pd_get_u64(p);
-		if (ds > n - 8)
-			return pd_err_set(err, rec->offset, "COMPRESSED2 "
-			    "data_size %" PRIu64 " runs past record size %u",
-			    ds, rec->size);
-		p += 8;
-		n = ds;
-		limit = REC_LIMIT - 16 - 1;
-	} else
-		limit = REC_LIMIT - 8 - 1;
+	/* Only its length: a push ends with a record that is not full. */
+	if (pd_zdec_frame(rec, &p, &n, err) < 0)
+		return -1;
+	limit = REC_LIMIT - (rec->type == PD_RECORD_COMPRESSED2 ? 16 : 8) - 1;
 	if (z->open && rec->type != z->type && close_push(z, err) < 0)
 		return -1;
 	z->type = rec->type;
 	z->open = 1;
-	in.src = p;
-	in.size = n;
-	in.pos = 0;
-	start = z->len;
 	do {
 		if (grow(&z->buf, &z->cap, z->len + ZSTD_DStreamOutSize(), 1) < 0)
 			return nomem(err);
-		out.dst = z->buf;
-		out.size = z->cap;
-		out.pos = z->len;
-		in_pos = in.pos;
-		r = ZSTD_decompressStream(z->ds, &out, &in);
-		if (ZSTD_isError(r))
-			return pd_err_set(err, rec->offset, "corrupt zstd "
-			    "data: %s", ZSTD_getErrorName(r));
-		z->total_in += in.pos - in_pos;
-		z->total_out += out.pos - z->len;
-		z->len = out.pos;
-		/*
-		 * The whole record is held before it is converted: without
-		 * the limit the reader's decoder has, a few KiB could make
-		 * pdswap allocate and convert gigabytes (a zstd bomb).
-		 */
-		if (z->len - start > z->limit)
-			return pd_err_set(err, rec->offset, "%s record "
-			    "expands past %" PRIu64 " bytes (a zstd bomb?)",
-			    pd_rec_name(rec->type), z->limit);
-		if (!pd_zdec_ratio_ok(z->total_in, z->total_out))
-			return pd_err_set(err, rec->offset, "compressed data "
-			    "expand more than %d times: %" PRIu64 " bytes "
-			    "from %" PRIu64 " (a zstd bomb?)",
-			    PD_ZDEC_RATIO_MAX, z->total_out, z->total_in);
-	} while (in.pos < in.size || out.pos == out.size);
+		r = pd_reader_inflate(rd, rec, z->buf, z->cap, &z->len);
+	} while (r > 0);
+	if (r < 0) {
+		*err = *pd_reader_err(rd);
+		return -1;
+	}
 	if (convert(z, rec->offset, err) < 0)
 		return -1;
 	/* perf ends a push with a record that is not full */

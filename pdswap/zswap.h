@@ -15,6 +15,7 @@
 #include "libcommon/stream/record.h"
 
 struct pd_evlist;
+struct pd_reader;
 struct pd_writer;
 struct zswap;
 
@@ -27,18 +28,13 @@ void		 zswap_free(struct zswap *);
 int	zswap_pending(const struct zswap *);
 
 /*
- * How far one compressed record may expand (the COMPRESSED feature's
- * mmap_len), clamped as pd_zdec_set_limit() does; past it zswap_feed()
- * fails, as the reader does on a zstd bomb.
- */
-void	zswap_set_limit(struct zswap *, uint64_t mmap_len);
-
-/*
- * A COMPRESSED/COMPRESSED2 record (native header) from the reader: its
- * contents are converted and written once whole. 0, or -1 (*err; errno
+ * A COMPRESSED/COMPRESSED2 record (native header) that `rd` handed out
+ * as stored: its contents, which the reader decompresses (with its
+ * limits), are converted and written once whole. 0, or -1 (*err; errno
  * set and err->msg empty for a write failure).
  */
-int	zswap_feed(struct zswap *, const struct pd_rec *rec, struct pd_err *err);
+int	zswap_feed(struct zswap *, struct pd_reader *rd,
+	    const struct pd_rec *rec, struct pd_err *err);
 
 /*
  * Holds a converted record (and its payload, none allowed) that came

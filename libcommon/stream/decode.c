@@ -11,6 +11,7 @@
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
+#include "libcommon/stream/tracefmt.h"
 
 const char *const pd_sample_type_names[] = {
 	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU",
@@ -86,7 +87,9 @@ pd_dwalk_emit(struct pd_dwalk *w, const char *name, enum pd_dfmt fmt,
 	struct pd_dval d;
 
 	d.name = name;
+	d.namelen = name != NULL ? strlen(name) : 0;
 	d.fmt = fmt;
+	d.name_is_data = 0;
 	d.u = u;
 	d.d = 0;
 	d.p = p;
@@ -570,7 +573,7 @@ feature(struct pd_dwalk *w, const struct pd_rec *rec)
 		pd_dwalk_emit(w, "feature", PD_D_STR, 0, name, strlen(name));
 	if (w->bad || w->off >= w->end)
 		return;
-	if (pd_feat_decode(f, w->p + w->off, pd_dwalk_left(w), w->v,
+	if (pd_decode_feature(f, w->p + w->off, pd_dwalk_left(w), w->v,
 	    &why) < 0)
 		pd_dwalk_emit(w, "error", PD_D_STR, 0, why, strlen(why));
 	w->off = w->end;
@@ -623,6 +626,12 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		pd_dwalk_close(&w, 1);
 		break;
 	}
+	case PD_RECORD_SIMPLEPERF_TRACING_DATA:
+		/* u32 size, then the blob itself (the reader parses it) */
+		pd_dwalk_emit(&w, "data_size", PD_D_U, pd_dwalk_left(&w) >= 4 ?
+		    pd_get_u32(w.p + w.off) : 0, NULL, 0);
+		w.off = w.end;
+		break;
 	case PD_RECORD_HEADER_BUILD_ID: {
 		size_t n = 20;
 

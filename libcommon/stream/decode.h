@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Record payloads field by field: the layouts of every non-SAMPLE record
- * (MMAP2, COMM, ID_INDEX, CPU_MAP, EVENT_UPDATE, ...), of perf_event_attr,
- * and of feature bodies (feature.c), walked in order and handed to a
- * visitor as named values. A printer (pddump's text and JSON forms) is
- * one visitor; the layouts live only here.
+ * Records field by field: the layouts of every non-SAMPLE record (MMAP2,
+ * COMM, ID_INDEX, CPU_MAP, EVENT_UPDATE, ...), of perf_event_attr, of
+ * feature bodies (decode_feat.c) and of SAMPLE with every field in it
+ * (decode_sample.c), walked in order and handed to a visitor as named
+ * values. A printer (pddump's text and JSON forms) is one visitor; the
+ * layouts live only here.
  */
 #ifndef PD_DECODE_H
 #define PD_DECODE_H
@@ -12,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pd_evlist;
 struct pd_evsel;
 struct pd_rec;
 
@@ -24,22 +26,33 @@ enum pd_dfmt {
 	PD_D_STR,	/* text p[0..len) (not NUL-terminated) */
 	PD_D_BYTES,	/* bytes p[0..len), shown in hex */
 	PD_D_DOUBLE,	/* d */
-	PD_D_NAMES	/* flag names p[0..len) ("IP|TID"), number in u */
+	PD_D_NAMES,	/* flag names p[0..len) ("IP|TID"), number in u */
+	PD_D_ADDRS,	/* len addresses: u64s at p, unaligned */
+	PD_D_NONE,	/* not in this record (a field its event does not
+			   sample); u: the format it has when present */
+	PD_D_NULL	/* no value: its bytes are not in the record */
 };
 
 struct pd_dval {
 	const char	*name;
+	size_t		 namelen;	/* strlen(name), or 0: not counted */
 	enum pd_dfmt	 fmt;
+	int		 name_is_data;	/* the name came from the input (a
+					   tracepoint field's): quote with care */
 	uint64_t	 u;
 	double		 d;
 	const void	*p;
 	size_t		 len;
 };
 
+/* What open() starts (its `list` argument). */
+#define PD_DV_OBJECT	0	/* named values */
+#define PD_DV_LIST	1	/* unnamed values, or objects */
+#define PD_DV_ROWS	2	/* unnamed objects only: rows of a table */
+
 /*
- * The visitor: val() for each value; open()/close() around a list
- * (list = 1, its items are values or objects) or an object (list = 0,
- * name NULL inside a list). ctx is passed back.
+ * The visitor: val() for each value; open()/close() around a list or an
+ * object (name NULL inside a list). ctx is passed back.
  */
 struct pd_dvisit {
 	void	(*val)(void *ctx, const struct pd_dval *v);
@@ -97,11 +110,45 @@ int	pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
 	    const struct pd_dvisit *v, const char **why);
 
 /*
+ * Walks a SAMPLE, whose event `el` finds, field by field:
+ *   "event" (pd_evsel_name), then time, cpu, pid, tid, ip, period, addr,
+ *   id (PD_D_NONE when the event does not sample them; an unsampled
+ *   period is the event's sample_period), then stream_id, weight,
+ *   data_src, transaction, phys_addr, cgroup, data_page_size,
+ *   code_page_size when sampled; "callchain" (PD_D_ADDRS, or PD_D_NONE);
+ *   then an object for each part sampled:
+ *   "read": time_enabled, time_running (as the read_format has them),
+ *     rows "values" of value, id, event (the id's), lost;
+ *   "branch_stack": nr, hw_idx, rows "entries" of from, to, mispred,
+ *     predicted, in_tx, abort, cycles, br_type, spec, new_type, priv,
+ *     counters;
+ *   "regs_user", "regs_intr": abi, mask, object "regs" of r<bit> values;
+ *   "stack_user": size, dyn_size;  "aux": size;
+ *   "raw": a tracepoint's fields as the tracing formats lay them out
+ *     (names from the input: text, numbers, arrays as lists, PD_D_NULL
+ *     for bytes outside the data), else size and data.
+ * 0, or -1 with *why: the event is unknown (nothing visited), or a field
+ * runs past the record (only "event" visited).
+ */
+int	pd_decode_sample(const struct pd_rec *rec, const struct pd_evlist *el,
+	    const struct pd_dvisit *v, const char **why);
+
+/*
  * A perf_event_attr of `len` bytes (native order): every field up to its
  * size, sample_type / read_format / flags / branch_sample_type by name.
  */
 int	pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	    const char **why);
+
+/*
+ * Walks a feature body (feature id f, `len` bytes, native order) field by
+ * field: strings, counts, lists (cmdline, event descriptions with their
+ * attrs, topologies, PMU mappings, caches, ...); bodies we do not know
+ * come out as bytes. 0, or -1 (*why) when the body is malformed (the
+ * fields before the fault were visited).
+ */
+int	pd_decode_feature(uint64_t f, const unsigned char *p, size_t len,
+	    const struct pd_dvisit *v, const char **why);
 
 /*
  * Names of the bits set in `mask` from table[0..n) ("IP|TID|TIME"),

@@ -10,6 +10,7 @@
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
+#include "libcommon/stream/tracefmt.h"
 
 void
 pd_evlist_init(struct pd_evlist *el)
@@ -25,6 +26,7 @@ pd_evlist_free(struct pd_evlist *el)
 	for (i = 0; i < el->n; i++) {
 		free(el->evsels[i].raw);
 		free(el->evsels[i].name);
+		free(el->evsels[i].tp_name);
 		free(el->evsels[i].ids);
 	}
 	free(el->evsels);
@@ -184,6 +186,52 @@ pd_evlist_set_name(struct pd_evlist *el, int idx, const char *name,
 	return 0;
 }
 
+/* A tracepoint's "system:name", when the tracing data describe it. */
+static int
+tp_name(const struct pd_evlist *el, struct pd_evsel *ev)
+{
+	const struct pd_tf_event *te;
+	char buf[256];
+
+	free(ev->tp_name);
+	ev->tp_name = NULL;
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT || el->tf == NULL ||
+	    ev->attr.config > UINT32_MAX ||
+	    (te = pd_tracefmt_event(el->tf, ev->attr.config)) == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s:%s", te->system, te->name);
+	return (ev->tp_name = strdup(buf)) != NULL ? 0 : -1;
+}
+
+const struct pd_tracefmt *
+pd_evlist_tracefmt(const struct pd_evlist *el)
+{
+	return el->tf;
+}
+
+int
+pd_evlist_set_tracefmt(struct pd_evlist *el, const struct pd_tracefmt *tf,
+    int raw_in, int raw_out)
+{
+	size_t i;
+	int r = 0;
+
+	el->tf = tf;
+	el->tf_raw_in |= raw_in != 0;
+	el->tf_raw_out |= raw_out != 0;
+	for (i = 0; i < el->n; i++)
+		if (tp_name(el, &el->evsels[i]) < 0)
+			r = -1;
+	return r;
+}
+
+const char *
+pd_evsel_name(const struct pd_evsel *ev)
+{
+	return ev->tp_name != NULL ? ev->tp_name :
+	    ev->name != NULL ? ev->name : "";
+}
+
 int
 pd_evlist_add(struct pd_evlist *el, const void *attr, size_t attr_len,
     const uint64_t *ids, size_t nids, const char **why)
@@ -221,7 +269,8 @@ pd_evlist_add(struct pd_evlist *el, const void *attr, size_t attr_len,
 	pd_attr_default_name(&ev->attr, name, sizeof(name));
 	ev->name = strdup(name);
 	el->n++;
-	if (ev->name == NULL || pd_evlist_add_ids(el, ev->idx, ids, nids) < 0) {
+	if (ev->name == NULL || tp_name(el, ev) < 0 ||
+	    pd_evlist_add_ids(el, ev->idx, ids, nids) < 0) {
 		*why = "out of memory";
 		return -1;
 	}

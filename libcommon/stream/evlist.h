@@ -47,6 +47,7 @@ struct pd_evsel {
 	unsigned char	*raw;		/* the attr bytes as stored */
 	uint32_t	 raw_size;
 	char		*name;
+	char		*tp_name;	/* "system:name" from tracing data */
 	uint64_t	*ids;
 	size_t		 nids;
 	int		 idx;
@@ -64,8 +65,18 @@ struct pd_evlist {
 	size_t		 n;
 	size_t		 cap;
 	struct pd_idmap	 idmap;		/* sample id -> evsel index */
-	/* event formats for RAW conversion (swap.h); not owned */
+	/*
+	 * The event formats of the tracing data so far: the reader's (not
+	 * owned), set with pd_evlist_set_tracefmt, read with
+	 * pd_evlist_tracefmt. Whether a byte-order conversion may convert
+	 * RAW data field by field with them (swap.h): tf_raw_in, foreign
+	 * to native, when a foreign blob said the foreign order (the RAW
+	 * data are in it); tf_raw_out, native to foreign, when they came
+	 * from a HEADER_TRACING_DATA blob, which is converted with them.
+	 */
 	const struct pd_tracefmt *tf;
+	unsigned	 tf_raw_in:1;
+	unsigned	 tf_raw_out:1;
 };
 
 void	pd_evlist_init(struct pd_evlist *);
@@ -117,6 +128,29 @@ pd_evlist_at(const struct pd_evlist *el, size_t i)
  */
 struct pd_evsel	*pd_evlist_for_rec(const struct pd_evlist *,
 		    const struct pd_rec *);
+
+/*
+ * The event formats of the tracing data seen so far, or NULL: what
+ * decodes a tracepoint's RAW fields (decode.h) and names it.
+ */
+const struct pd_tracefmt	*pd_evlist_tracefmt(const struct pd_evlist *);
+
+/*
+ * For the reader: the formats after a tracing data blob (`tf` grows with
+ * each blob; it must live as long as the list), and whether RAW data may
+ * be converted with them (raw_in, raw_out as above; once set, they
+ * stay). Names the tracepoints anew. 0, or -1 when out of memory (the
+ * names that could not be made stay the stream's).
+ */
+int	pd_evlist_set_tracefmt(struct pd_evlist *, const struct pd_tracefmt *tf,
+	    int raw_in, int raw_out);
+
+/*
+ * An event's name as pddump shows it: a tracepoint's "system:name" from
+ * the tracing data, else the name the stream gave it (EVENT_UPDATE,
+ * EVENT_DESC), else perf's default.
+ */
+const char	*pd_evsel_name(const struct pd_evsel *);
 
 /* perf's default name for an event with no name record, e.g. "cycles". */
 void	pd_attr_default_name(const struct pd_attr *, char *buf, size_t len);

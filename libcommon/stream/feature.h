@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Feature section bodies (HEADER_FEATURE records, file feature sections):
- * the primitive encodings, and the header facts most tools show.
+ * the primitive encodings, and the header facts most tools show. Walking
+ * a body field by field is decode's (pd_decode_feature in decode.h).
  */
 #ifndef PD_FEATURE_H
 #define PD_FEATURE_H
@@ -9,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct pd_dvisit;
 struct pd_rec;
 
 /*
@@ -67,15 +67,5 @@ struct pd_header_info {
  */
 int	pd_header_info_update(struct pd_header_info *hi,
 	    const struct pd_rec *rec);
-
-/*
- * Walks a feature body (feature id f, `len` bytes, native order) field by
- * field into a visitor (decode.h): strings, counts, lists (cmdline,
- * event descriptions with their attrs, topologies, PMU mappings, caches,
- * ...); bodies we do not know come out as bytes. 0, or -1 (*why) when
- * the body is malformed (the fields before the fault were visited).
- */
-int	pd_feat_decode(uint64_t f, const unsigned char *p, size_t len,
-	    const struct pd_dvisit *v, const char **why);
 
 #endif /* PD_FEATURE_H */

@@ -90,9 +90,10 @@ struct pd_reader {
 	uint64_t	 bid_off;	/* next build-id entry in section 2 */
 	unsigned char	*synth;		/* a synthesized record */
 
-	/* decompressed records (PD_RD_DECOMPRESS) */
+	/* decompressed records (PD_RD_DECOMPRESS, pd_reader_inflate) */
 	struct pd_zdec	*zdec;
-	uint64_t	 zrec_off;	/* offset of the COMPRESSED record */
+	uint64_t	 zrec_off;	/* the record pd_reader_inflate fed */
+	int		 zrec_fed;
 	uint32_t	 comp_mmap_len;	/* from the COMPRESSED feature */
 
 	unsigned	 ndropped;
@@ -101,8 +102,18 @@ struct pd_reader {
 	/* foreign input: the tracing blob made native, handed out whole */
 	unsigned char	*tblob;
 	size_t		 tblob_len, tblob_pos;
-	struct pd_tracefmt *tf;		/* its formats, for RAW data */
 	const char	*inexact;
+
+	/*
+	 * The event formats of every tracing data blob so far (foreign
+	 * input, PD_RD_TRACEFMT), lent to the events (pd_evlist_tracefmt);
+	 * what was wrong with the last blob; a blob being parsed as its
+	 * payload passes, and its record type.
+	 */
+	struct pd_tracefmt *tf;
+	const char	*tf_why;
+	int		 tf_open;
+	uint32_t	 tf_type;
 };
 
 static const char stdin_name[] = "<stdin>";
@@ -504,6 +515,12 @@ pd_reader_evlist(struct pd_reader *rd)
 }
 
 const char *
+pd_reader_tracefmt_error(const struct pd_reader *rd)
+{
+	return rd->tf_why;
+}
+
+const char *
 pd_reader_name(const struct pd_reader *rd)
 {
 	return rd->name;
@@ -693,8 +710,58 @@ payload_short(struct pd_reader *rd)
 	    name ? name : "record", rd->payload_left);
 }
 
-ssize_t
-pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+/*
+ * The formats of a tracing data blob, parsed as its payload is read or
+ * skipped (pd_reader_payload), so that nothing is held twice; a fault
+ * is kept in tf_why (the formats parsed before it stay) and parsing
+ * stops there, the rest still read.
+ */
+static void
+tracing_add(struct pd_reader *rd, const void *p, size_t n)
+{
+	const char *why;
+
+	if (rd->tf_why == NULL && pd_tracefmt_add(rd->tf, p, n, &why) < 0)
+		rd->tf_why = why;
+}
+
+static void
+tracing_end(struct pd_reader *rd)
+{
+	const char *why;
+
+	rd->tf_open = 0;
+	if (rd->tf_why == NULL && pd_tracefmt_finish(rd->tf, &why) < 0)
+		rd->tf_why = why;
+	/* Only a HEADER_TRACING_DATA blob converts with the RAW data. */
+	if (pd_evlist_set_tracefmt(&rd->evlist, rd->tf, 0,
+	    rd->tf_type == PD_RECORD_HEADER_TRACING_DATA) < 0)
+		rd->tf_why = "out of memory";
+}
+
+static void
+tracing_start(struct pd_reader *rd, const struct pd_rec *rec)
+{
+	uint32_t n;
+
+	rd->tf_why = NULL;
+	if (rd->tf == NULL && (rd->tf = pd_tracefmt_new()) == NULL) {
+		rd->tf_why = "out of memory";
+		return;
+	}
+	rd->tf_open = 1;
+	rd->tf_type = rec->type;
+	/* simpleperf's own record holds its blob: u32 size, the blob */
+	if (rec->payload == 0 && rec->size >= 12 &&
+	    (n = pd_get_u32(rec->data + 8)) <= rec->size - 12u)
+		tracing_add(rd, rec->data + 12, n);
+	if (rec->payload == 0)
+		tracing_end(rd);
+}
+
+/* The next chunk of the current payload, as pd_reader_payload says. */
+static ssize_t
+payload_next(struct pd_reader *rd, const unsigned char **p)
 {
 	static const unsigned char zeros[8];
 	size_t avail;
@@ -741,6 +808,60 @@ pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
 	rd->pos += avail;
 	rd->payload_left -= avail;
 	return avail;
+}
+
+/* A chunk, seen by the tracing formats when they are being parsed. */
+static __attribute__((noinline)) ssize_t
+payload_chunk(struct pd_reader *rd, const unsigned char **p)
+{
+	ssize_t n = payload_next(rd, p);
+
+	if (rd->tf_open && n > 0)
+		tracing_add(rd, *p, n);
+	else if (rd->tf_open && n == 0)
+		tracing_end(rd);
+	return n;
+}
+
+ssize_t
+pd_reader_payload(struct pd_reader *rd, const unsigned char **p)
+{
+	/* Most records have no payload: that answer stays cheap. */
+	if (rd->payload_left == 0 && rd->payload_pad == 0 &&
+	    rd->tblob == NULL && !rd->tf_open)
+		return 0;
+	return payload_chunk(rd, p);
+}
+
+/* The decoder for compressed records, made when the first one comes. */
+static int
+zdec_for(struct pd_reader *rd)
+{
+	if (rd->zdec == NULL &&
+	    (rd->zdec = pd_zdec_new(&rd->evlist, rd->swapped)) == NULL)
+		return pd_err_io(&rd->err, ENOMEM, "zstd");
+	pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
+	return 0;
+}
+
+int
+pd_reader_inflate(struct pd_reader *rd, const struct pd_rec *rec,
+    unsigned char *dst, size_t cap, size_t *pos)
+{
+	if ((rd->flags & PD_RD_DECOMPRESS) ||
+	    (rec->type != PD_RECORD_COMPRESSED &&
+	    rec->type != PD_RECORD_COMPRESSED2))
+		return pd_err_set(&rd->err, rec->offset, "not a compressed "
+		    "record as stored");
+	/* A record's offset is its own: a new one is fed first. */
+	if (!rd->zrec_fed || rd->zrec_off != rec->offset) {
+		if (zdec_for(rd) < 0 ||
+		    pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
+			return -1;
+		rd->zrec_off = rec->offset;
+		rd->zrec_fed = 1;
+	}
+	return pd_zdec_inflate(rd->zdec, dst, cap, pos, &rd->err);
 }
 
 /* The record built in rd->synth from the file header, handed out. */
@@ -1152,16 +1273,21 @@ tracing_native(struct pd_reader *rd, struct pd_rec *rec)
 	if ((r = pd_swap_tracing(b, len, 1, &why)) < 0)
 		return pd_err_set(&rd->err, rec->offset, "tracing data: %s",
 		    why);
-	if (r == 0)
-		return 0;	/* it says its own order: RAW stays too */
+	rd->tf_why = NULL;
 	if (rd->tf == NULL && (rd->tf = pd_tracefmt_new()) == NULL)
 		return pd_err_io(&rd->err, ENOMEM, "tracing data");
 	if (pd_tracefmt_add(rd->tf, b, len, &why) < 0)
 		return pd_err_set(&rd->err, rec->offset, "tracing data: %s",
 		    why);
 	/* formats it could not parse leave their RAW data counted */
-	(void)pd_tracefmt_finish(rd->tf, &why);
-	rd->evlist.tf = rd->tf;
+	if (pd_tracefmt_finish(rd->tf, &why) < 0)
+		rd->tf_why = why;
+	/*
+	 * A blob that says its own order (r == 0) has RAW data in that
+	 * order too: they stay as they are on the way in.
+	 */
+	if (pd_evlist_set_tracefmt(&rd->evlist, rd->tf, r > 0, 1) < 0)
+		rd->tf_why = "out of memory";
 	return 0;
 }
 
@@ -1266,14 +1392,8 @@ next_slow(struct pd_reader *rd, struct pd_rec *rec)
 			    (rd->swapped && !(rd->flags & PD_RD_STORED))) &&
 			    (rec->type == PD_RECORD_COMPRESSED ||
 			    rec->type == PD_RECORD_COMPRESSED2)) {
-				if (rd->zdec == NULL &&
-				    (rd->zdec = pd_zdec_new(&rd->evlist,
-				    rd->swapped)) ==
-				    NULL)
-					return pd_err_io(&rd->err, ENOMEM,
-					    "zstd");
-				pd_zdec_set_limit(rd->zdec, rd->comp_mmap_len);
-				if (pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
+				if (zdec_for(rd) < 0 ||
+				    pd_zdec_feed(rd->zdec, rec, &rd->err) < 0)
 					return -1;
 				/* Its bytes stay put until zdec is drained. */
 				if (rd->flags & PD_RD_KEEP_COMPRESSED)
@@ -1294,10 +1414,16 @@ next_slow(struct pd_reader *rd, struct pd_rec *rec)
 got:
 	if (r > 0 && track(rd, rec) < 0)
 		return -1;
-	if (r > 0 && rd->swapped && rec->type ==
-	    PD_RECORD_HEADER_TRACING_DATA && rec->payload > 0 &&
-	    tracing_native(rd, rec) < 0)
-		return -1;
+	if (r > 0 && (rec->type == PD_RECORD_HEADER_TRACING_DATA ||
+	    rec->type == PD_RECORD_SIMPLEPERF_TRACING_DATA) &&
+	    (rd->swapped || (rd->flags & PD_RD_TRACEFMT))) {
+		if (rd->swapped && rec->type == PD_RECORD_HEADER_TRACING_DATA &&
+		    rec->payload > 0) {
+			if (tracing_native(rd, rec) < 0)
+				return -1;
+		} else
+			tracing_start(rd, rec);
+	}
 	return r;
 }
 

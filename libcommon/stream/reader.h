@@ -27,7 +27,8 @@ struct pd_reader;
 /*
  * Foreign input always comes out decompressed (compressed bytes cannot
  * be converted), unless this asks for COMPRESSED* records as stored,
- * their contents still foreign (pdswap recompresses them itself).
+ * their contents still foreign (pd_reader_inflate() gives them to a tool
+ * that converts them itself, as pdswap does).
  */
 #define PD_RD_STORED		0x2
 /*
@@ -36,6 +37,12 @@ struct pd_reader;
  * tool can both count the stream as stored and pass it on unchanged.
  */
 #define PD_RD_KEEP_COMPRESSED	0x4
+/*
+ * Parse the event formats in the tracing data of a native input too
+ * (pd_evlist_tracefmt), as the payload is read or skipped. A foreign
+ * input always has them: its RAW data are converted through them.
+ */
+#define PD_RD_TRACEFMT		0x8
 
 /*
  * Opens `path` ("-" or NULL: standard input, named "<stdin>") and reads
@@ -65,6 +72,18 @@ int	pd_reader_next(struct pd_reader *, struct pd_rec *rec);
 ssize_t	pd_reader_payload(struct pd_reader *, const unsigned char **p);
 
 /*
+ * With PD_RD_STORED: the contents of `rec`, the COMPRESSED* record just
+ * handed out, decompressed into dst[*pos, cap) as they come (cap must
+ * exceed *pos), advancing *pos: records in the input's byte order, cut
+ * anywhere, since a record may straddle compressed records. The same
+ * decoder and limits (a zstd bomb is an error) as the reader's own
+ * decompression. 1 when more may follow (call again, with room), 0 once
+ * all of it is out, -1 on error (pd_reader_err).
+ */
+int	pd_reader_inflate(struct pd_reader *, const struct pd_rec *rec,
+	    unsigned char *dst, size_t cap, size_t *pos);
+
+/*
  * Taps a pipe-mode input, for a tool that passes it on unchanged
  * (pdstat -p): from now on the reader gets more input by calling fn
  * (arg, fd, buf, len) instead of read(2). fn returns what read(2) would
@@ -80,6 +99,14 @@ ssize_t	pd_reader_tap(struct pd_reader *, pd_read_fn *fn, void *arg,
 	    const unsigned char **p);
 
 const struct pd_err	*pd_reader_err(const struct pd_reader *);
+
+/*
+ * What was wrong with the last tracing data blob whose formats were
+ * parsed (too large, malformed, out of memory), or NULL. The formats
+ * parsed before the fault stay in pd_evlist_tracefmt(); a blob's are
+ * there once all of its payload was read or skipped.
+ */
+const char		*pd_reader_tracefmt_error(const struct pd_reader *);
 struct pd_evlist	*pd_reader_evlist(struct pd_reader *);
 const char		*pd_reader_name(const struct pd_reader *);
 

@@ -330,3 +330,32 @@ pd_sample_read_entry(const struct pd_sample *s, uint64_t i, uint64_t *value,
 	if (rf & PD_FORMAT_LOST)
 		*lost = pd_get_u64(p);
 }
+
+void
+pd_sample_branch(const struct pd_sample *s, uint64_t i, struct pd_branch *b)
+{
+	const unsigned char *p = s->branch + 24 * i;
+	uint64_t fl = pd_get_u64(p + 16);
+
+	b->from = pd_get_u64(p);
+	b->to = pd_get_u64(p + 8);
+	b->mispred = fl & 1;
+	b->predicted = fl >> 1 & 1;
+	b->in_tx = fl >> 2 & 1;
+	b->abort = fl >> 3 & 1;
+	b->cycles = fl >> 4 & 0xffff;
+	b->type = fl >> 20 & 0xf;
+	b->spec = fl >> 24 & 3;
+	b->new_type = fl >> 26 & 0xf;
+	b->priv = fl >> 30 & 7;
+	b->has_counters = s->branch_counters != NULL;
+	b->counters = b->has_counters ?
+	    pd_get_u64(s->branch_counters + 8 * i) : 0;
+}
+
+uint64_t
+pd_sample_period(const struct pd_evsel *ev, const struct pd_sample *s)
+{
+	return s->type & PERF_SAMPLE_PERIOD ? s->period :
+	    ev->attr.sample_period;
+}

@@ -94,6 +94,30 @@ void	pd_sample_read_entry(const struct pd_sample *s, uint64_t i,
 	    uint64_t *value, uint64_t *id, uint64_t *lost);
 
 /*
+ * A sample's period as perf reports it: the sampled one, or the event's
+ * fixed sample_period when the event does not sample it.
+ */
+uint64_t	pd_sample_period(const struct pd_evsel *ev,
+		    const struct pd_sample *s);
+
+/*
+ * Branch entry i (< branch_nr) of a parsed sample: perf_branch_entry's
+ * addresses and its flag bits (little-endian allocation, as the reader
+ * hands every input out), and the entry's counters when sampled.
+ */
+struct pd_branch {
+	uint64_t	 from, to;
+	unsigned	 mispred, predicted, in_tx, abort;
+	unsigned	 cycles;	/* 16 bits */
+	unsigned	 type, spec, new_type, priv;
+	int		 has_counters;
+	uint64_t	 counters;
+};
+
+void	pd_sample_branch(const struct pd_sample *s, uint64_t i,
+	    struct pd_branch *b);
+
+/*
  * Parses the sample_id_all trailer of a non-SAMPLE kernel record into the
  * trailer's fields of `s` (pid, tid, time, id, stream_id, cpu); the rest
  * is zeroed. Returns 1 when a trailer was parsed, 0 when the event has

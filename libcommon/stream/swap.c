@@ -1423,7 +1423,7 @@ int
 pd_swap_rec(const struct pd_evlist *el, unsigned char *p, const char **why)
 {
 	struct sw s = { p, pd_header_size(p), 1, 0, NULL,
-	    el != NULL ? el->tf : NULL };
+	    el != NULL && el->tf_raw_in ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;
@@ -1440,7 +1440,7 @@ pd_swap_rec_out(const struct pd_evlist *el, unsigned char *p,
     const char **why)
 {
 	struct sw s = { p, pd_header_size(p), 0, 0, NULL,
-	    el != NULL ? el->tf : NULL };
+	    el != NULL && el->tf_raw_out ? el->tf : NULL };
 
 	if (s.len < PD_REC_HDR_SIZE)
 		return (*why = "record size < 8"), -1;

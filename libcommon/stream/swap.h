@@ -12,9 +12,9 @@
  * returns 1 with *why naming it, so that the caller can count and say
  * so. Byte arrays (strings, user stack bytes, AUX data, build ids) are
  * never touched. Tracepoint RAW data are converted field by field when
- * the event list carries the event formats (pd_evlist.tf, from a native
- * tracing-data blob), else left and counted; the blob itself is
- * converted by pd_swap_tracing().
+ * the event list carries the event formats for that direction
+ * (pd_evlist.tf with tf_raw_in or tf_raw_out, set by the reader), else
+ * left and counted; the blob itself is converted by pd_swap_tracing().
  */
 #ifndef PD_SWAP_H
 #define PD_SWAP_H

@@ -67,20 +67,53 @@ pd_zdec_free(struct pd_zdec *z)
 }
 
 int
-pd_zdec_feed(struct pd_zdec *z, const struct pd_rec *rec, struct pd_err *err)
+pd_zdec_frame(const struct pd_rec *rec, const unsigned char **p, size_t *n,
+    struct pd_err *err)
 {
 	struct pd_record_compressed c;
 
+	*p = NULL;
+	*n = 0;
 	if (pd_record_compressed_parse(rec, &c) < 0) {
-		if (c.data_size == 0)
+		if (rec->size < 16)
 			return pd_err_set(err, rec->offset, "COMPRESSED2 "
 			    "record size %u < 16", rec->size);
-		return pd_err_set(err, rec->offset, "COMPRESSED2 "
-		    "data_size %" PRIu64 " runs past record size %u",
-		    c.data_size, rec->size);
+		return pd_err_set(err, rec->offset, "COMPRESSED2 data_size %"
+		    PRIu64 " runs past record size %u", (uint64_t)c.data_size,
+		    rec->size);
 	}
-	z->in.src = c.data;
-	z->in.size = c.data_size;
+	*p = c.data;
+	*n = c.data_size;
+	return 0;
+}
+
+int
+pd_zdec_inner_ok(uint32_t type, uint16_t size, uint64_t off,
+    struct pd_err *err)
+{
+	if (size < PD_REC_HDR_SIZE)
+		return pd_err_set(err, off, "record size %u < 8 inside "
+		    "compressed data", size);
+	if (type == PD_RECORD_HEADER_TRACING_DATA ||
+	    type == PD_RECORD_AUXTRACE)
+		return pd_err_set(err, off, "a record with out-of-band data "
+		    "inside compressed data");
+	if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2)
+		return pd_err_set(err, off, "a compressed record inside "
+		    "compressed data");
+	return 0;
+}
+
+int
+pd_zdec_feed(struct pd_zdec *z, const struct pd_rec *rec, struct pd_err *err)
+{
+	const unsigned char *p;
+	size_t n;
+
+	if (pd_zdec_frame(rec, &p, &n, err) < 0)
+		return -1;
+	z->in.src = p;
+	z->in.size = n;
 	z->in.pos = 0;
 	z->in_off = rec->offset;
 	z->in_type = rec->type;
@@ -89,12 +122,53 @@ pd_zdec_feed(struct pd_zdec *z, const struct pd_rec *rec, struct pd_err *err)
 }
 
 int
+pd_zdec_inflate(struct pd_zdec *z, unsigned char *dst, size_t cap,
+    size_t *pos, struct pd_err *err)
+{
+	ZSTD_outBuffer out = { dst, cap, *pos };
+	size_t r, in_pos = z->in.pos;
+
+	/*
+	 * All input taken is not enough: when the last call filled the
+	 * buffer, zstd may still hold decoded bytes, which must come out
+	 * before any record that follows in the input.
+	 */
+	if (z->in.pos == z->in.size && !z->more)
+		return 0;
+	r = ZSTD_decompressStream(z->ds, &out, &z->in);
+	if (ZSTD_isError(r))
+		return pd_err_set(err, z->in_off, "%s: corrupt zstd data: %s",
+		    pd_rec_name(z->in_type), ZSTD_getErrorName(r));
+	z->more = out.pos == out.size;
+	/*
+	 * A call that moved nothing (the one that finds a full buffer was
+	 * all there was) would report the start of a next frame instead
+	 * of where the data ended.
+	 */
+	if (z->in.pos != in_pos || out.pos != *pos)
+		z->hint = r;
+	z->produced += out.pos - *pos;
+	z->total_in += z->in.pos - in_pos;
+	z->total_out += out.pos - *pos;
+	*pos = out.pos;
+	if (z->produced > z->limit)
+		return pd_err_set(err, z->in_off, "%s record expands past %"
+		    PRIu64 " bytes (a zstd bomb?)", pd_rec_name(z->in_type),
+		    z->limit);
+	if (!pd_zdec_ratio_ok(z->total_in, z->total_out))
+		return pd_err_set(err, z->in_off, "compressed data expand "
+		    "more than %d times: %" PRIu64 " bytes from %" PRIu64
+		    " (a zstd bomb?)", PD_ZDEC_RATIO_MAX, z->total_out,
+		    z->total_in);
+	return 1;
+}
+
+int
 pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 {
-	ZSTD_outBuffer out;
 	unsigned char *p;
 	uint16_t size;
-	size_t r, in_pos;
+	int r;
 
 	for (;;) {
 		if (z->end - z->pos >= PD_REC_HDR_SIZE) {
@@ -102,56 +176,22 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 			if (z->swapped)
 				pd_swap_header(p);
 			size = pd_header_size(p);
-			if (size < PD_REC_HDR_SIZE)
-				return pd_err_set(err, z->in_off, "record "
-				    "size %u < 8 inside compressed data", size);
+			if (pd_zdec_inner_ok(pd_header_type(p), size,
+			    z->in_off, err) < 0)
+				return -1;
 			if (z->end - z->pos >= size)
 				break;
 			if (z->swapped)		/* swapped again when whole */
 				pd_swap_header(p);
 		}
-		/*
-		 * All input taken is not enough: when the last call filled
-		 * the buffer, zstd may still hold decoded bytes, which must
-		 * come out before any record that follows in the input.
-		 */
-		if (z->in.pos == z->in.size && !z->more)
-			return 0;
 		if (z->pos > 0) {
 			memmove(z->out, z->out + z->pos, z->end - z->pos);
 			z->end -= z->pos;
 			z->pos = 0;
 		}
-		out.dst = z->out;
-		out.size = OUT_SIZE;
-		out.pos = z->end;
-		in_pos = z->in.pos;
-		r = ZSTD_decompressStream(z->ds, &out, &z->in);
-		if (ZSTD_isError(r))
-			return pd_err_set(err, z->in_off, "%s: corrupt zstd "
-			    "data: %s", pd_rec_name(z->in_type),
-			    ZSTD_getErrorName(r));
-		z->more = out.pos == out.size;
-		/*
-		 * A call that moved nothing (the one that finds a full
-		 * buffer was all there was) would report the start of a
-		 * next frame instead of where the data ended.
-		 */
-		if (z->in.pos != in_pos || out.pos != z->end)
-			z->hint = r;
-		z->produced += out.pos - z->end;
-		z->total_in += z->in.pos - in_pos;
-		z->total_out += out.pos - z->end;
-		z->end = out.pos;
-		if (z->produced > z->limit)
-			return pd_err_set(err, z->in_off, "%s record expands "
-			    "past %" PRIu64 " bytes (a zstd bomb?)",
-			    pd_rec_name(z->in_type), z->limit);
-		if (!pd_zdec_ratio_ok(z->total_in, z->total_out))
-			return pd_err_set(err, z->in_off, "compressed data "
-			    "expand more than %d times: %" PRIu64 " bytes "
-			    "from %" PRIu64 " (a zstd bomb?)",
-			    PD_ZDEC_RATIO_MAX, z->total_out, z->total_in);
+		if ((r = pd_zdec_inflate(z, z->out, OUT_SIZE, &z->end,
+		    err)) <= 0)
+			return r;
 	}
 	if (z->swapped) {
 		const char *why;
@@ -169,14 +209,6 @@ pd_zdec_next(struct pd_zdec *z, struct pd_rec *rec, struct pd_err *err)
 	rec->offset = z->in_off;
 	rec->flags = PD_REC_DECOMPRESSED;
 	z->pos += size;
-	if (rec->type == PD_RECORD_HEADER_TRACING_DATA ||
-	    rec->type == PD_RECORD_AUXTRACE)
-		return pd_err_set(err, z->in_off, "a record with out-of-band "
-		    "data inside compressed data");
-	if (rec->type == PD_RECORD_COMPRESSED ||
-	    rec->type == PD_RECORD_COMPRESSED2)
-		return pd_err_set(err, z->in_off, "a compressed record "
-		    "inside compressed data");
 	return 1;
 }
 

@@ -50,8 +50,27 @@ pd_zdec_ratio_ok(uint64_t in, uint64_t out)
 void		 pd_zdec_free(struct pd_zdec *);
 
 /*
+ * The compressed bytes of a COMPRESSED or COMPRESSED2 record: all of
+ * COMPRESSED's payload; the data_size bytes after COMPRESSED2's u64
+ * data_size (the rest is padding). 0 with *p and *n set, or -1 (*err)
+ * when data_size runs past the record.
+ */
+int	pd_zdec_frame(const struct pd_rec *rec, const unsigned char **p,
+	    size_t *n, struct pd_err *err);
+
+/*
+ * What a record found inside compressed data must be: at least a header
+ * long, without out-of-band data (which cannot be compressed with it),
+ * not compressed again. `type` and `size` are its header's, native; 0,
+ * or -1 (*err at `off`, the compressed record's offset).
+ */
+int	pd_zdec_inner_ok(uint32_t type, uint16_t size, uint64_t off,
+	    struct pd_err *err);
+
+/*
  * Takes a COMPRESSED/COMPRESSED2 record as input. Its bytes must stay
- * valid until pd_zdec_next() returns 0. 0, or -1 with *err filled.
+ * valid until it is used up (pd_zdec_next() or pd_zdec_inflate()
+ * returns 0). 0, or -1 with *err filled.
  */
 int	pd_zdec_feed(struct pd_zdec *, const struct pd_rec *rec,
 	    struct pd_err *err);
@@ -61,6 +80,18 @@ int	pd_zdec_feed(struct pd_zdec *, const struct pd_rec *rec,
  * until the next call), 0 when more input is needed, -1 on corrupt data.
  */
 int	pd_zdec_next(struct pd_zdec *, struct pd_rec *rec, struct pd_err *err);
+
+/*
+ * The step under pd_zdec_next(), for a consumer that splits the records
+ * itself (pdswap converts them in the input's byte order): decompresses
+ * more of the fed record into dst[*pos, cap), which must have room (cap
+ * > *pos), and advances *pos. The bytes come as they are, records cut
+ * anywhere. 1 when more may follow (call again), 0 once the fed record
+ * is used up, -1 on corrupt data or past a limit (*err). Not to be mixed
+ * with pd_zdec_next() on one decoder.
+ */
+int	pd_zdec_inflate(struct pd_zdec *, unsigned char *dst, size_t cap,
+	    size_t *pos, struct pd_err *err);
 
 /* At end of input: -1 if a partial record is left over, else 0. */
 int	pd_zdec_end(struct pd_zdec *, struct pd_err *err);

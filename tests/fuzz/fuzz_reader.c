@@ -2,8 +2,9 @@
 /*
  * libFuzzer target: the reader (pipe and file mode, either byte order,
  * compressed or not) with everything a tool does to each record: sample
- * and trailer parsing, id rewriting, header facts, payloads, and the
- * decoders behind pddump (records, attrs, feature bodies).
+ * and trailer parsing, id rewriting, header facts, payloads, the
+ * tracing formats, and the decoders behind pddump (samples, records,
+ * attrs, feature bodies).
  * fuzz_filemode.c includes this file with FUZZ_WALK_ONLY for walk().
  */
 #include <stddef.h>
@@ -92,12 +93,14 @@ walk(int fd, int flags)
 		} else if (ev != NULL && pd_rec_is_kernel(rec.type))
 			pd_sample_id_parse(ev, &rec, &s, &why);
 		pd_sample_rec_time(ev, &rec);
-		if (rec.type != PERF_RECORD_SAMPLE)
+		if (rec.type == PERF_RECORD_SAMPLE)
+			pd_decode_sample(&rec, el, &dv, &why);
+		else
 			pd_decode_rec(&rec, ev, &dv, &why);
 		if (rec.type == PD_RECORD_HEADER_ATTR && rec.size > 8)
 			pd_decode_attr(rec.data + 8, rec.size - 8, &dv, &why);
 		if (pd_feat_id(&rec) >= 0)
-			pd_feat_decode(pd_feat_id(&rec), rec.data + 16,
+			pd_decode_feature(pd_feat_id(&rec), rec.data + 16,
 			    rec.size - 16, &dv, &why);
 		memcpy(scratch, rec.data, rec.size);
 		pd_ids_map(el, &rec, scratch, bump, NULL, &why);
@@ -118,7 +121,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (write(fd, data, size) == (ssize_t)size) {
 		walk(fd, 0);
-		walk(fd, PD_RD_DECOMPRESS);
+		walk(fd, PD_RD_DECOMPRESS | PD_RD_KEEP_COMPRESSED |
+		    PD_RD_TRACEFMT);
 	}
 	close(fd);
 	return 0;

@@ -4,7 +4,8 @@
  * COMPRESSED and COMPRESSED2 records (a u16 before each piece: its length,
  * and in the top bit which of the two)
  * that feed one decoder, as the reader does; every record it yields is
- * checked to lie within what was decompressed.
+ * checked to lie within what was decompressed. Then the same again as
+ * raw bytes into a small buffer (pd_zdec_inflate, as pdswap reads).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,10 +17,10 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void
+run(const uint8_t *data, size_t size, int raw)
 {
-	static unsigned char rec[PD_REC_MAX + 1];
+	static unsigned char rec[PD_REC_MAX + 1], buf[4099];
 	struct pd_evlist el;
 	struct pd_zdec *z;
 	struct pd_err err;
@@ -29,7 +30,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	pd_evlist_init(&el);
 	if ((z = pd_zdec_new(&el, 0)) == NULL)
-		return 0;
+		return;
 	memset(&err, 0, sizeof(err));
 	while (off < size) {
 		if (size - off < 2)
@@ -58,14 +59,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += n;
 		if (pd_zdec_feed(z, &in, &err) < 0)
 			break;
-		while ((r = pd_zdec_next(z, &out, &err)) > 0)
-			if (out.size < 8 || out.data[out.size - 1] == 0x5a)
-				(void)0;
+		if (raw) {
+			size_t pos;
+
+			do {
+				pos = 0;
+				r = pd_zdec_inflate(z, buf, sizeof(buf), &pos,
+				    &err);
+				if (pos > 0 && buf[pos - 1] == 0x5a)
+					(void)0;
+			} while (r > 0);
+		} else
+			while ((r = pd_zdec_next(z, &out, &err)) > 0)
+				if (out.size < 8 ||
+				    out.data[out.size - 1] == 0x5a)
+					(void)0;
 		if (r < 0)
 			break;
 	}
 	pd_zdec_end(z, &err);
 	pd_zdec_free(z);
 	pd_evlist_free(&el);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	run(data, size, 0);
+	run(data, size, 1);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "libcommon/stream/swap.h"
 #include "libcommon/stream/tracefmt.h"
 #include "tests/unit/t.h"
+#include "tests/unit/tfblob.h"
 
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_BE	1
@@ -35,62 +36,8 @@ static const char fmt[] =
     "\n"
     "print fmt: \"comm=%s\", REC->comm\n";
 
-static unsigned char blob[4096], rec[256], copy[256];
-static size_t len;
-
-static void
-add(const void *p, size_t n)
-{
-	memcpy(blob + len, p, n);
-	len += n;
-}
-
-/* v as `size` bytes in the given order at p */
-static void
-put_at(unsigned char *p, uint64_t v, unsigned size, int be)
-{
-	unsigned i;
-
-	for (i = 0; i < size; i++)
-		p[i] = v >> (8 * (be ? size - 1 - i : i));
-}
-
-static void
-add_n(uint64_t v, unsigned size, int be)
-{
-	put_at(blob + len, v, size, be);
-	len += size;
-}
-
-static void
-build(int be)
-{
-	static const char pg[] = "field: u64 timestamp;";
-
-	len = 0;
-	add("\027\bDtracing", 10);
-	add("0.6", 4);
-	add(&(unsigned char){ be }, 1);
-	add(&(unsigned char){ 8 }, 1);
-	add_n(4096, 4, be);
-	add("header_page", 12);
-	add_n(sizeof(pg) - 1, 8, be);
-	add(pg, sizeof(pg) - 1);
-	add("header_event", 13);
-	add_n(0, 8, be);
-	add_n(0, 4, be);		/* ftrace formats */
-	add_n(1, 4, be);		/* systems */
-	add("sys", 4);
-	add_n(1, 4, be);
-	add_n(sizeof(fmt) - 1, 8, be);
-	add(fmt, sizeof(fmt) - 1);
-	add_n(0, 4, be);		/* kallsyms */
-	add_n(3, 4, be);		/* printk */
-	add("abc", 3);
-	add_n(6, 8, be);		/* cmdlines */
-	add("1 init", 6);
-	add("\0\0\0", 3);		/* pad */
-}
+static unsigned char rec[256], copy[256], back[256];
+static struct tf_blob tb;
 
 static uint64_t
 get(const unsigned char *p, unsigned size, int be)
@@ -106,22 +53,22 @@ sample(unsigned id)
 	int h = HOST_BE;
 
 	memset(rec, 0, sizeof(rec));
-	put_at(rec, PERF_RECORD_SAMPLE, 4, h);
-	put_at(rec + 6, 80, 2, h);
-	put_at(rec + 8, 68, 4, h);
-	put_at(r, id, 2, h);
+	tf_put_at(rec, PERF_RECORD_SAMPLE, 4, h);
+	tf_put_at(rec + 6, 80, 2, h);
+	tf_put_at(rec + 8, 68, 4, h);
+	tf_put_at(r, id, 2, h);
 	r[2] = 1;
-	put_at(r + 4, 1234, 4, h);
+	tf_put_at(r + 4, 1234, 4, h);
 	memcpy(r + 8, "hello", 6);
-	put_at(r + 24, 8 << 16 | 52, 4, h);
-	put_at(r + 28, (uint32_t)-7, 4, h);
-	put_at(r + 32, 0x1122334455667788ULL, 8, h);
-	put_at(r + 40, 1, 2, h);
-	put_at(r + 42, 2, 2, h);
-	put_at(r + 44, 3, 2, h);
-	put_at(r + 48, 4 << 16 | 8, 4, h);	/* from 52: at 60 */
-	put_at(r + 52, 0x01020304, 4, h);
-	put_at(r + 56, 0x05060708, 4, h);
+	tf_put_at(r + 24, 8 << 16 | 52, 4, h);
+	tf_put_at(r + 28, (uint32_t)-7, 4, h);
+	tf_put_at(r + 32, 0x1122334455667788ULL, 8, h);
+	tf_put_at(r + 40, 1, 2, h);
+	tf_put_at(r + 42, 2, 2, h);
+	tf_put_at(r + 44, 3, 2, h);
+	tf_put_at(r + 48, 4 << 16 | 8, 4, h);	/* from 52: at 60 */
+	tf_put_at(r + 52, 0x01020304, 4, h);
+	tf_put_at(r + 56, 0x05060708, 4, h);
 	memcpy(r + 60, "abc", 4);
 	return 80;
 }
@@ -139,22 +86,20 @@ main(void)
 	int f = !HOST_BE;
 
 	/* the blob: flag and numbers, texts as they are; and back */
-	build(f);
-	memcpy(foreign, blob, len);
-	build(HOST_BE);
-	memcpy(native, blob, len);
-	nlen = len;
-	T(pd_swap_tracing(blob, len, 0, &why) == 1);
-	T(memcmp(blob, foreign, len) == 0);
-	T(pd_swap_tracing(blob, len, 1, &why) == 1);
-	T(memcmp(blob, native, len) == 0);
+	tf_blob_build(&tb, fmt, f);
+	memcpy(foreign, tb.b, tb.len);
+	tf_blob_build(&tb, fmt, HOST_BE);
+	memcpy(native, tb.b, tb.len);
+	nlen = tb.len;
+	T(pd_swap_tracing(tb.b, nlen, 0, &why) == 1);
+	T(memcmp(tb.b, foreign, nlen) == 0);
+	T(pd_swap_tracing(tb.b, nlen, 1, &why) == 1);
+	T(memcmp(tb.b, native, nlen) == 0);
 	/* a flag that says the other order: left, it says its own */
-	T(pd_swap_tracing(blob, len, 1, &why) == 0);
-	T(memcmp(blob, native, len) == 0);
+	T(pd_swap_tracing(tb.b, nlen, 1, &why) == 0);
+	T(memcmp(tb.b, native, nlen) == 0);
 	/* counts past the end are an error */
-	T(pd_swap_tracing(blob, len - 40, 0, &why) == -1 && why != NULL);
-	memcpy(blob, native, nlen);
-	len = nlen;
+	T(pd_swap_tracing(tb.b, nlen - 40, 0, &why) == -1 && why != NULL);
 
 	tf = pd_tracefmt_new();
 	T(tf != NULL);
@@ -162,14 +107,16 @@ main(void)
 	T(pd_tracefmt_finish(tf, &why) == 0);
 
 	memset(attr, 0, sizeof(attr));
-	put_at(attr, 2, 4, HOST_BE);			/* tracepoint */
-	put_at(attr + 4, 128, 4, HOST_BE);
-	put_at(attr + 8, 5, 8, HOST_BE);		/* config */
-	put_at(attr + 24, PERF_SAMPLE_RAW, 8, HOST_BE);
+	tf_put_at(attr, 2, 4, HOST_BE);			/* tracepoint */
+	tf_put_at(attr + 4, 128, 4, HOST_BE);
+	tf_put_at(attr + 8, 5, 8, HOST_BE);		/* config */
+	tf_put_at(attr + 24, PERF_SAMPLE_RAW, 8, HOST_BE);
 	pd_evlist_init(&el);
 	T(pd_evlist_add(&el, attr, sizeof(attr), &id, 1, &why) == 0);
 
-	/* without formats: left, and counted */
+	/* without formats: left, and counted; the default name */
+	T(pd_evlist_tracefmt(&el) == NULL);
+	T(strcmp(pd_evsel_name(&el.evsels[0]), "tracepoint:5") == 0);
 	n = sample(5);
 	memcpy(copy, rec, n);
 	T(pd_swap_rec_out(&el, rec, &why) == 1);
@@ -177,7 +124,10 @@ main(void)
 	T(memcmp(r, copy + 12, 68) == 0);
 
 	/* with them: every field at its own width */
-	el.tf = tf;
+	T(pd_evlist_set_tracefmt(&el, tf, 0, 1) == 0);
+	T(pd_evlist_tracefmt(&el) == tf);
+	/* and they name the tracepoint */
+	T(strcmp(pd_evsel_name(&el.evsels[0]), "sys:ev") == 0);
 	n = sample(5);
 	T(pd_swap_rec_out(&el, rec, &why) == 0);
 	T(get(rec + 8, 4, f) == 68);
@@ -192,17 +142,25 @@ main(void)
 	T(get(r + 48, 4, f) == (4 << 16 | 8));
 	T(get(r + 52, 4, f) == 0x01020304 && get(r + 56, 4, f) == 0x05060708);
 	T(memcmp(r + 60, "abc", 4) == 0);
-	/* and back */
+	/*
+	 * and back: only once a foreign blob said the RAW data's order
+	 * (formats for the way out do not convert on the way in)
+	 */
 	pd_swap_header(rec);
+	memcpy(back, rec, n);
+	T(pd_swap_rec(&el, rec, &why) == 1);
+	T(memcmp(rec + 12, back + 12, 68) == 0);
+	memcpy(rec, back, n);
+	T(pd_evlist_set_tracefmt(&el, tf, 1, 0) == 0);
 	T(pd_swap_rec(&el, rec, &why) == 0);
 	T(memcmp(rec, copy, n) == 0);
 
 	/* common_type names the format even when config does not */
-	put_at(attr + 8, 77, 8, HOST_BE);
+	tf_put_at(attr + 8, 77, 8, HOST_BE);
 	pd_evlist_free(&el);
 	pd_evlist_init(&el);
 	T(pd_evlist_add(&el, attr, sizeof(attr), &id, 1, &why) == 0);
-	el.tf = tf;
+	T(pd_evlist_set_tracefmt(&el, tf, 0, 1) == 0);
 	n = sample(5);
 	T(pd_swap_rec_out(&el, rec, &why) == 0);
 	T(get(r + 52, 4, f) == 0x01020304);

@@ -6,6 +6,7 @@
 
 #include "libcommon/stream/tracefmt.h"
 #include "tests/unit/t.h"
+#include "tests/unit/tfblob.h"
 
 static const char fmt[] =
     "name: ev\n"
@@ -22,56 +23,7 @@ static const char fmt[] =
     "\n"
     "print fmt: \"comm=%s\", REC->comm\n";
 
-static unsigned char blob[4096];
-static size_t len;
-
-static void
-put(const void *p, size_t n)
-{
-	memcpy(blob + len, p, n);
-	len += n;
-}
-
-static void
-put_n(uint64_t v, unsigned size, int be)
-{
-	unsigned char b[8];
-	unsigned i;
-
-	for (i = 0; i < size; i++)
-		b[i] = v >> (8 * (be ? size - 1 - i : i));
-	put(b, size);
-}
-
-static void
-build(int be)
-{
-	static const char pg[] = "field: u64 timestamp;";
-
-	len = 0;
-	put("\027\bDtracing", 10);
-	put("0.6", 4);
-	put(&(unsigned char){ be }, 1);
-	put(&(unsigned char){ 8 }, 1);
-	put_n(4096, 4, be);
-	put("header_page", 12);
-	put_n(sizeof(pg) - 1, 8, be);
-	put(pg, sizeof(pg) - 1);
-	put("header_event", 13);
-	put_n(0, 8, be);
-	put_n(0, 4, be);		/* ftrace formats */
-	put_n(1, 4, be);		/* systems */
-	put("sys", 4);
-	put_n(1, 4, be);
-	put_n(sizeof(fmt) - 1, 8, be);
-	put(fmt, sizeof(fmt) - 1);
-	put_n(0, 4, be);		/* kallsyms */
-	put_n(3, 4, be);		/* printk */
-	put("abc", 3);
-	put_n(6, 8, be);		/* cmdlines */
-	put("1 init", 6);
-	put("\0\0\0", 3);		/* pad */
-}
+static struct tf_blob tb;
 
 static void
 check(int be)
@@ -84,9 +36,9 @@ check(int be)
 	const char *why = NULL;
 	size_t n;
 
-	build(be);
-	T(pd_tracefmt_add(tf, blob, 7, &why) == 0);	/* in two chunks */
-	T(pd_tracefmt_add(tf, blob + 7, len - 7, &why) == 0);
+	tf_blob_build(&tb, fmt, be);
+	T(pd_tracefmt_add(tf, tb.b, 7, &why) == 0);	/* in two chunks */
+	T(pd_tracefmt_add(tf, tb.b + 7, tb.len - 7, &why) == 0);
 	T(pd_tracefmt_finish(tf, &why) == 0);
 	T(pd_tracefmt_big_endian(tf) == be);
 	T(pd_tracefmt_long_size(tf) == 8);
@@ -118,15 +70,9 @@ check(int be)
 
 	/* RAW data: name "xyz" at 44, val -2, written in the blob's order */
 	memset(raw, 0, sizeof(raw));
-	len = 0;
-	put_n(5, 2, be);
-	memcpy(raw, blob, 2);
-	len = 0;
-	put_n(44 | 4 << 16, 4, be);
-	memcpy(raw + 24, blob, 4);
-	len = 0;
-	put_n((uint32_t)-2, 4, be);
-	memcpy(raw + 28, blob, 4);
+	tf_put_at(raw, 5, 2, be);
+	tf_put_at(raw + 24, 44 | 4 << 16, 4, be);
+	tf_put_at(raw + 28, (uint32_t)-2, 4, be);
 	memcpy(raw + 44, "xyz", 4);
 	T(pd_tf_get(raw + 28, 4, be, 1) == (uint64_t)-2);
 	T(pd_tf_get(raw + 28, 4, be, 0) == 0xfffffffeU);
@@ -153,9 +99,9 @@ main(void)
 	T(pd_tracefmt_add(tf, "nottracing!", 11, &why) == 0);
 	T(pd_tracefmt_finish(tf, &why) == -1 && why != NULL);
 	pd_tracefmt_free(tf);
-	build(0);
+	tf_blob_build(&tb, fmt, 0);
 	tf = pd_tracefmt_new();
-	T(pd_tracefmt_add(tf, blob, len - 20, &why) == 0);
+	T(pd_tracefmt_add(tf, tb.b, tb.len - 20, &why) == 0);
 	why = NULL;
 	T(pd_tracefmt_finish(tf, &why) == -1 && why != NULL);
 	T(pd_tracefmt_nevents(tf) == 1);	/* parsed before the fault */

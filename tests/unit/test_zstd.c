@@ -2,10 +2,12 @@
 /*
  * zenc and zdec together: streams written through the compressing
  * writer (or built by hand with libzstd) are read back through the
- * reader with PD_RD_DECOMPRESS and must give the same records in the same
- * order; straddling records, a chunk that expands past the decoder's
- * buffer, COMPRESSED2 padding, corrupt frames, a zstd bomb and a
- * truncated record are checked on the way.
+ * reader with PD_RD_DECOMPRESS (and as raw bytes through
+ * pd_reader_inflate, as pdswap reads them) and must give the same records
+ * in the same order; straddling records, a chunk that expands past the
+ * decoder's buffer, COMPRESSED2 padding, corrupt frames, a zstd bomb, a
+ * truncated record and records that may not be inside are checked on the
+ * way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +112,56 @@ readback(FILE *f, int *rc, char *errmsg, uint64_t *erroff)
 		fprintf(stderr, "got %zu of %zu bytes\n", at, ref_len);
 		ok = 0;
 	}
+	pd_reader_close(rd);
+	return ok;
+}
+
+/*
+ * The same through pd_reader_inflate(), as pdswap reads: records as
+ * stored, the compressed ones' contents as raw bytes, which must join up
+ * to the reference (records cut anywhere). 1 when they do, else 0.
+ */
+static int
+readback_raw(FILE *f, int *rc, char *errmsg, uint64_t *erroff)
+{
+	static unsigned char out[1 << 20];
+	struct pd_err err;
+	struct pd_reader *rd;
+	struct pd_rec rec;
+	size_t at = 0, pos;
+	int ok = 1, r = 0;
+
+	lseek(fileno(f), 0, SEEK_SET);
+	if ((rd = pd_reader_fdopen(fileno(f), "t", PD_RD_STORED, &err)) ==
+	    NULL)
+		return 0;
+	while (r >= 0 && (r = pd_reader_next(rd, &rec)) > 0) {
+		if (rec.type == PD_RECORD_HEADER_FEATURE &&
+		    pd_get_u64(rec.data + 8) == PD_FEAT_COMPRESSED)
+			continue;
+		if (rec.type != PD_RECORD_COMPRESSED &&
+		    rec.type != PD_RECORD_COMPRESSED2) {
+			ok &= at + rec.size <= ref_len &&
+			    memcmp(ref + at, rec.data, rec.size) == 0;
+			at += rec.size;
+			continue;
+		}
+		/* small and odd room, so that calls end anywhere */
+		do {
+			pos = 0;
+			r = pd_reader_inflate(rd, &rec, out, 70001, &pos);
+			ok &= at + pos <= ref_len &&
+			    memcmp(ref + at, out, pos) == 0;
+			at += pos;
+		} while (r > 0);
+	}
+	*rc = r;
+	if (errmsg != NULL)
+		snprintf(errmsg, 192, "%s", pd_reader_err(rd)->msg);
+	if (erroff != NULL)
+		*erroff = pd_reader_err(rd)->offset;
+	if (r == 0 && at != ref_len)
+		ok = 0;
 	pd_reader_close(rd);
 	return ok;
 }
@@ -291,6 +343,8 @@ test_straddle(uint32_t ztype)
 	T(pd_writer_free(w) == 0);
 	T(readback(f, &rc, NULL, NULL) == 1);
 	T(rc == 0);
+	T(readback_raw(f, &rc, NULL, NULL) == 1);
+	T(rc == 0);
 	T(scan(f, ztype, &ff, &so, &po) > 10);
 	T(ff == 1 && so == 1 && po == 1);
 	T(each_yields(f));
@@ -401,8 +455,15 @@ test_bomb(void)
 			T(rc == -1);
 			T(strstr(msg, "zstd bomb") != NULL);
 			T(off == bomb_off);
+			/* and for a tool that reads the bytes itself */
+			readback_raw(f, &rc, msg, &off);
+			T(rc == -1);
+			T(strstr(msg, "zstd bomb") != NULL);
+			T(off == bomb_off);
 		} else {
 			T(readback(f, &rc, NULL, NULL) == 1);
+			T(rc == 0);
+			T(readback_raw(f, &rc, NULL, NULL) == 1);
 			T(rc == 0);
 		}
 		fclose(f);
@@ -449,6 +510,11 @@ test_corrupt(void)
 		T(strstr(msg, which == 2 ? "data_size" : "corrupt zstd") !=
 		    NULL);
 		fprintf(stderr, "(expected) %s\n", msg);
+		readback_raw(f, &rc, msg, &off);
+		T(rc == -1);
+		T(off == bad_off);
+		T(strstr(msg, which == 2 ? "data_size" : "corrupt zstd") !=
+		    NULL);
 		fclose(f);
 	}
 }
@@ -476,6 +542,41 @@ test_truncated(void)
 	T(rc == -1);
 	T(strstr(msg, "middle of a record") != NULL);
 	fclose(f);
+}
+
+/*
+ * What no record inside compressed data may be: shorter than a header,
+ * one with out-of-band data, or compressed again.
+ */
+static void
+test_inner(void)
+{
+	static const uint32_t types[] = { PERF_RECORD_SAMPLE,
+	    PD_RECORD_AUXTRACE, PD_RECORD_COMPRESSED2 };
+	static const char *const want[] = { "size 4 < 8", "out-of-band",
+	    "compressed record inside" };
+	unsigned char r[64];
+	char msg[192];
+	struct pd_writer *w;
+	ZSTD_CStream *cs;
+	FILE *f;
+	int rc, i;
+
+	for (i = 0; i < 3; i++) {
+		f = start(&w);
+		cs = ZSTD_createCStream();
+		ref_len = 0;
+		mkrec(r, types[i], 64, 1, 0);
+		if (i == 0)
+			pd_put_u16(r + 6, 4);
+		put_compressed(w, cs, r, 64, 0);
+		pd_writer_free(w);
+		ZSTD_freeCStream(cs);
+		readback(f, &rc, msg, NULL);
+		T(rc == -1);
+		T(strstr(msg, want[i]) != NULL);
+		fclose(f);
+	}
 }
 
 /* Compressed data cut inside a zstd block: its records are lost. */
@@ -528,6 +629,7 @@ main(void)
 	test_bomb();
 	test_corrupt();
 	test_truncated();
+	test_inner();
 	test_cut_block();
 	free(ref);
 	return T_END();

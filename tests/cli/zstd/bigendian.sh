@@ -3,6 +3,8 @@
 # big-endian by pdswap (its COMPRESSED/COMPRESSED2 records stay, holding
 # big-endian records) decompresses to what pdcat -d gives for the
 # original; records straddling compressed records (fibo) included.
+# pddump shows each compressed record, then the records it holds, in
+# this byte order as in the other.
 . "$PD_TOP/tests/cli/lib.sh"
 need_corpus
 command -v pdswap >/dev/null 2>&1 || skip "pdswap not built"
@@ -15,7 +17,7 @@ for x in "$C/zstd.pipe.data" \
 	for z in -z --compress2; do
 		pdcat $z "$x" | pdswap -t big > z.be || fail "$x: pdswap"
 		# big-endian, with compressed records of the type asked for
-		python3 - "$z" <<'PY' || fail "$x $z: no big-endian compressed records"
+		python3 - "$z" > n.txt <<'PY' || fail "$x $z: no big-endian compressed records"
 import struct, sys
 b = open('z.be', 'rb').read()
 assert b[:8] == b'2ELIFREP'
@@ -28,7 +30,10 @@ while i + 8 <= len(b):
     n += t == want
     i += s + (struct.unpack_from('>I', b, i + 8)[0] if t == 66 else 0)
 assert n > 0
+print(n)
 PY
+		[ "$(pddump z.be | grep -c '^0x[0-9a-f]* [0-9]* COMPRESSED2* ')" = "$(cat n.txt)" ] ||
+			fail "$x $z: pddump does not show the $(cat n.txt) compressed records"
 		pdcat -d z.be > got.data || fail "$x $z: pdcat -d of big-endian"
 		cmp -s want.data got.data ||
 			fail "$x $z: big-endian decompressed differs"

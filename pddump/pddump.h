@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pddump's parts: the main loop (pddump.c) hands each record to the
+ * printers (print.c: text and JSON, output only; the decoding is
+ * libcommon/stream/decode.h's) or to the stack folder (fold.c).
+ */
+#ifndef PDDUMP_PDDUMP_H
+#define PDDUMP_PDDUMP_H
+
+#include <stdint.h>
+
+#include "libcommon/sym/symbols.h"
+
+struct pd_evlist;
+struct pd_evsel;
+struct pd_fold;
+struct pd_reader;
+struct pd_rec;
+struct pd_sample;
+struct pd_symq;
+struct pd_symq_res;
+struct pd_unwind;
+
+struct dumper {
+	int			 json, hex, syms;
+	unsigned		 sym_bad;	/* records -s could not use */
+	struct pd_syms_opts	 sopts;
+	struct pd_syms		*sy;
+	struct pd_fold		*fold;		/* --folded */
+	int			 by_period;	/* --folded=period */
+	uint64_t		 fold_bad;	/* samples it could not read */
+	uint64_t		 fold_bad_off;	/* the first one's offset */
+	const char		*fold_bad_why;
+	struct pd_symq		*sq;
+	const struct pd_symq_res *res;	/* the current sample's names */
+	int			 unwind;	/* --unwind */
+	struct pd_unwind	*uw;
+	int			 filter;
+	uint64_t		 want[4];	/* types 0..255 */
+	struct pd_reader	*rd;
+	struct pd_evlist	*el;
+};
+
+/* print.c: one record, its line (text) or object (JSON), whole. */
+void	print_rec(struct dumper *, const struct pd_rec *rec);
+/* The symbolizer's notes, each a warning. */
+void	print_notes(struct dumper *);
+
+/* fold.c: --folded. */
+void	fold_sample(void *ctx, const struct pd_evsel *ev,
+	    const struct pd_rec *rec, const struct pd_sample *s);
+void	fold_rec(struct dumper *, const struct pd_rec *rec);
+void	fold_print(struct dumper *);
+
+#endif /* PDDUMP_PDDUMP_H */
