@@ -16,11 +16,11 @@
 #include "libcommon/stream/feature.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
+#include "libcommon/stream/ordered.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/writer.h"
-#include "pdsort/queue.h"
 
 #define DEFAULT_CAP	(512ULL << 20)
 
@@ -47,6 +47,34 @@ usage(FILE *f, int status)
 		    "With no file, or when file is -, read standard input.\n",
 		    f);
 	exit(status);
+}
+
+/* A record come due: written as it is. */
+static int
+put(void *w, void *rec, uint64_t ts)
+{
+	return pd_writer_put(w, rec, pd_get_u16((unsigned char *)rec + 6));
+}
+
+/*
+ * After each flush that wrote something, a FINISHED_ROUND, so that the
+ * output is a round-ordered stream; the first early (half) flush is said.
+ */
+static int
+flushed(void *w, enum pd_ordered_how how)
+{
+	static int warned;
+	unsigned char h[PD_REC_HDR_SIZE];
+
+	if (how == PD_ORDERED_HALF && !warned) {
+		pd_warnx("the queue reached its -m limit: writing the older "
+		    "half early, records may come out of order");
+		warned = 1;
+	}
+	pd_put_u32(h, PD_RECORD_FINISHED_ROUND);
+	pd_put_u16(h + 4, 0);
+	pd_put_u16(h + 6, PD_REC_HDR_SIZE);
+	return pd_writer_put(w, h, sizeof(h));
 }
 
 /* "512M" -> bytes; 0 on a bad or zero size. */
@@ -99,7 +127,7 @@ main(int argc, char **argv)
 	struct pd_evlist *el;
 	struct pd_err err;
 	struct pd_rec rec;
-	struct sq *q;
+	struct pd_ordered *q;
 	const char *outpath = NULL, *input = "-", *what;
 	uint64_t cap = DEFAULT_CAP, late;
 	unsigned dropped;
@@ -152,11 +180,12 @@ main(int argc, char **argv)
 		return PD_EXIT_USAGE;
 	}
 	if ((w = pd_writer_new(out.fd)) == NULL ||
-	    (q = sq_new(w, cap)) == NULL) {
+	    (q = pd_ordered_new(cap, PD_ORDERED_COPY, put, w)) == NULL) {
 		pd_warnx("out of memory");
 		pd_output_abort(&out);
 		return PD_EXIT_DATA;
 	}
+	pd_ordered_set_flushed(q, flushed);
 	el = pd_reader_evlist(rd);
 	if (pd_writer_header(w) < 0)
 		goto write_failed;
@@ -166,14 +195,13 @@ main(int argc, char **argv)
 
 		if (pd_rec_is_kernel(rec.type)) {
 			ts = pd_sample_rec_time(pd_evlist_for_rec(el, &rec), &rec);
-			/* No time: perf delivers it at once, and so do we. */
-			if (ts != 0 && ts != UINT64_MAX) {
-				if (sq_queue(q, rec.data, ts) < 0)
-					goto queue_failed;
+			/* No time (1): perf delivers it at once, and so do we. */
+			if ((r = pd_ordered_queue(q, rec.data, ts)) < 0)
+				goto queue_failed;
+			if (r == 0)
 				continue;
-			}
 		} else if (rec.type == PD_RECORD_FINISHED_ROUND) {
-			if (sq_round(q) < 0)
+			if (pd_ordered_round(q) < 0)
 				goto queue_failed;
 			continue;
 		} else if (pd_feat_id(&rec) == PD_FEAT_COMPRESSED) {
@@ -185,7 +213,7 @@ main(int argc, char **argv)
 			break;
 	}
 	/* At the end, and before any error: every queued record goes out. */
-	if (sq_final(q) < 0)
+	if (pd_ordered_final(q) < 0)
 		goto queue_failed;
 	if (pd_writer_flush(w) < 0)
 		goto write_failed;
@@ -197,14 +225,14 @@ main(int argc, char **argv)
 		pd_warnx("%s: left out %u section%s that a stream cannot "
 		    "carry (last: %s)", pd_reader_name(rd), dropped,
 		    dropped > 1 ? "s" : "", what);
-	if ((late = sq_late(q)) > 0) {
+	if ((late = pd_ordered_late(q)) > 0) {
 		pd_warnx("%s: %" PRIu64 " record%s arrived after later ones "
 		    "were written, and were written out of order",
 		    pd_reader_name(rd), late, late > 1 ? "s" : "");
 		if (strict && status == PD_EXIT_OK)
 			status = PD_EXIT_DATA;
 	}
-	sq_free(q);
+	pd_ordered_free(q);
 	q = NULL;
 	pd_reader_close(rd);
 	rd = NULL;
@@ -227,7 +255,7 @@ queue_failed:
 	/* FALLTHROUGH */
 write_failed:
 	/* What the sanitizers would call leaks once we exit from below. */
-	sq_free(q);
+	pd_ordered_free(q);
 	pd_reader_close(rd);
 	pd_output_abort(&out);
 	pd_die_write(out.name);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf's ordered_events for the symbolizer: kernel records with a time
- * wait in a heap; at each FINISHED_ROUND those not later than the
- * previous round's newest time are applied (or, for samples, resolved)
- * in time order; records without a time (perf's own, synthesized ones
- * with time 0) apply at once. Records go back to the tool in stream
- * order as soon as no unresolved sample is before them.
+ * perf's ordered events for the symbolizer, on stream/ordered.h: kernel
+ * records with a time wait in that queue (which keeps pointers, not
+ * copies) and are applied, or for samples resolved, as it delivers
+ * them: in time order, by perf's rules. Records without a time apply
+ * at once. Every record also waits in a ring, in stream order, and
+ * goes back to the tool as soon as no unresolved sample is before it.
  */
 #include "libcommon/sym/symq.h"
 
@@ -13,14 +13,12 @@
 #include <string.h>
 
 #include "libcommon/stream/evlist.h"
+#include "libcommon/stream/ordered.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/symint.h"
 #include "libcommon/sym/unwind.h"
-
-/* Past this many waiting records the older half is applied (OE_FLUSH__HALF). */
-#define HEAP_MAX	(1U << 20)
 
 /*
  * The bytes the queue may hold (records and the frames of resolved
@@ -31,22 +29,46 @@
 #define SYMQ_BYTES_MAX	(64U << 20)
 
 /*
+ * The ordered queue's own cap (its index, 16 to 64 bytes a waiting
+ * record): past it the older half is applied early (OE_FLUSH__HALF).
+ */
+#define SYMQ_INDEX_MAX	(64U << 20)
+
+/*
  * Entries and frame arrays come from free lists by power-of-two size
  * class, as perf's ordered_events reuses its freed events: once the
  * queue has held its largest round, nothing more is allocated.
  */
 #define CLASS_MIN	6		/* 64 bytes */
 #define NCLASS		26		/* up to 2 GiB: more than any block */
+#define TAGS_CHUNK	1024
 
 struct block {
 	struct block	*next;
 };
 
+struct ent;
+
+/*
+ * What the ordered queue holds for a record waiting for its time. A
+ * record can go before then (a sample named early, handed out); its
+ * tag stays, empty, until the queue delivers it.
+ */
+struct tag {
+	struct ent	*e;		/* NULL: gone */
+	struct tag	*next;		/* free list */
+};
+
+struct tagchunk {
+	struct tagchunk	*next;
+	struct tag	 tags[TAGS_CHUNK];
+};
+
 struct ent {
 	struct pd_rec		 rec;
-	uint64_t		 time, seq;
-	size_t			 hidx;		/* where in the heap */
-	unsigned char		 sample, inheap, done, out;
+	struct tag		*tag;		/* waiting for its time */
+	struct ent		*wprev, *wnext;	/* on the waiting list */
+	unsigned char		 sample, done, out;
 	unsigned char		 cls, frcls;	/* size classes; frcls 0: none */
 	struct pd_symq_res	 res;
 	unsigned char		 data[];
@@ -56,12 +78,17 @@ struct pd_symq {
 	struct pd_syms		*sy;
 	const struct pd_evlist	*el;
 	struct pd_unwind	*uw;		/* --unwind, or NULL */
+	struct pd_ordered	*oq;		/* by time */
 	struct ent		**fifo;		/* ring, stream order */
 	size_t			 head, n, cap;
-	struct ent		**heap;		/* by (time, seq) */
-	size_t			 hn, hcap;
-	uint64_t		 seq, next_flush, max_ts;
+	/*
+	 * Records the tool has had that still wait for their time (MMAPs
+	 * dated ahead), in the order it had them; `last` is not on it.
+	 */
+	struct ent		*waiting, *wtail;
 	struct ent		*last;		/* handed out by pd_symq_next */
+	struct tag		*tags;		/* free tags */
+	struct tagchunk		*chunks;
 	unsigned long		 bad;
 	struct block		*pool[NCLASS];	/* free blocks by class */
 	struct pd_frame		*scratch;	/* frames before they are kept */
@@ -69,9 +96,11 @@ struct pd_symq {
 	pd_symq_fn		 fn;		/* or NULL: resolve here */
 	void			*fn_ctx;
 	size_t			 bytes;		/* held in blocks */
-	unsigned long		 early;		/* samples named before their
-						   time (SYMQ_BYTES_MAX) */
+	unsigned long		 early;		/* records applied or named
+						   before their time
+						   (SYMQ_BYTES_MAX) */
 	int			 flushing;	/* pd_symq_flush: next() pops */
+	int			 one;		/* deliver one, then stop */
 	unsigned long		 nomem;		/* samples left unnamed: out of
 						   memory */
 };
@@ -106,6 +135,8 @@ block_put(struct pd_symq *q, void *p, unsigned char cls)
 	q->pool[cls] = b;
 }
 
+static int	due(void *, void *, uint64_t);
+
 struct pd_symq *
 pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el)
 {
@@ -113,6 +144,10 @@ pd_symq_new(struct pd_syms *sy, const struct pd_evlist *el)
 
 	if ((q = calloc(1, sizeof(*q))) == NULL)
 		return NULL;
+	if ((q->oq = pd_ordered_new(SYMQ_INDEX_MAX, 0, due, q)) == NULL) {
+		free(q);
+		return NULL;
+	}
 	q->sy = sy;
 	q->el = el;
 	return q;
@@ -129,17 +164,20 @@ ent_free(struct pd_symq *q, struct ent *e)
 void
 pd_symq_free(struct pd_symq *q)
 {
+	struct tagchunk *c;
+	struct ent *e;
 	size_t i;
 
 	if (q == NULL)
 		return;
-	/* Entries still in the heap are also in the ring unless handed out. */
-	for (i = 0; i < q->hn; i++)
-		if (q->heap[i]->out)
-			ent_free(q, q->heap[i]);
+	/* Each entry is in the ring, on the waiting list, or `last`. */
 	for (i = 0; i < q->n; i++)
 		ent_free(q, q->fifo[(q->head + i) % q->cap]);
-	if (q->last != NULL && !q->last->inheap)
+	while ((e = q->waiting) != NULL) {
+		q->waiting = e->wnext;
+		ent_free(q, e);
+	}
+	if (q->last != NULL)
 		ent_free(q, q->last);
 	for (i = 0; i < NCLASS; i++)
 		while (q->pool[i] != NULL) {
@@ -148,9 +186,13 @@ pd_symq_free(struct pd_symq *q)
 			q->pool[i] = b->next;
 			free(b);
 		}
+	while ((c = q->chunks) != NULL) {
+		q->chunks = c->next;
+		free(c);
+	}
+	pd_ordered_free(q->oq);
 	free(q->scratch);
 	free(q->fifo);
-	free(q->heap);
 	free(q);
 }
 
@@ -173,76 +215,59 @@ pd_symq_bad(const struct pd_symq *q)
 	return q->bad;
 }
 
-static int
-before(const struct ent *a, const struct ent *b)
+static struct tag *
+tag_get(struct pd_symq *q)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	struct tagchunk *c;
+	struct tag *t;
+	size_t i;
+
+	if (q->tags == NULL) {
+		if ((c = malloc(sizeof(*c))) == NULL)
+			return NULL;
+		c->next = q->chunks;
+		q->chunks = c;
+		for (i = 0; i < TAGS_CHUNK; i++) {
+			c->tags[i].next = q->tags;
+			q->tags = &c->tags[i];
+		}
+	}
+	t = q->tags;
+	q->tags = t->next;
+	return t;
 }
 
 static void
-heap_set(struct pd_symq *q, size_t i, struct ent *e)
+tag_put(struct pd_symq *q, struct tag *t)
 {
-	q->heap[i] = e;
-	e->hidx = i;
+	t->next = q->tags;
+	q->tags = t;
 }
 
-/* Puts e at hole i and restores the heap order around it. */
+/* A record handed out whose time has not come: onto the waiting list. */
 static void
-heap_fix(struct pd_symq *q, size_t i, struct ent *e)
+wait_add(struct pd_symq *q, struct ent *e)
 {
-	size_t p, c;
-
-	while (i > 0 && before(e, q->heap[p = (i - 1) / 2])) {
-		heap_set(q, i, q->heap[p]);
-		i = p;
-	}
-	while ((c = 2 * i + 1) < q->hn) {
-		if (c + 1 < q->hn && before(q->heap[c + 1], q->heap[c]))
-			c++;
-		if (!before(q->heap[c], e))
-			break;
-		heap_set(q, i, q->heap[c]);
-		i = c;
-	}
-	heap_set(q, i, e);
+	e->wnext = NULL;
+	e->wprev = q->wtail;
+	if (q->wtail != NULL)
+		q->wtail->wnext = e;
+	else
+		q->waiting = e;
+	q->wtail = e;
 }
 
-static int
-heap_push(struct pd_symq *q, struct ent *e)
-{
-	if (q->hn == q->hcap) {
-		size_t ncap = q->hcap ? q->hcap * 2 : 1024;
-		struct ent **nh = realloc(q->heap, ncap * sizeof(*nh));
-
-		if (nh == NULL)
-			return -1;
-		q->heap = nh;
-		q->hcap = ncap;
-	}
-	q->hn++;
-	heap_fix(q, q->hn - 1, e);
-	e->inheap = 1;
-	return 0;
-}
-
-/* Takes e out of the heap, wherever it is. */
 static void
-heap_remove(struct pd_symq *q, struct ent *e)
+wait_del(struct pd_symq *q, struct ent *e)
 {
-	struct ent *last = q->heap[--q->hn];
-
-	if (last != e)
-		heap_fix(q, e->hidx, last);
-	e->inheap = 0;
-}
-
-static struct ent *
-heap_pop(struct pd_symq *q)
-{
-	struct ent *top = q->heap[0];
-
-	heap_remove(q, top);
-	return top;
+	if (e->wprev != NULL)
+		e->wprev->wnext = e->wnext;
+	else
+		q->waiting = e->wnext;
+	if (e->wnext != NULL)
+		e->wnext->wprev = e->wprev;
+	else
+		q->wtail = e->wprev;
 }
 
 /* Applies a record to the symbolizer, or resolves a sample. */
@@ -316,33 +341,36 @@ deliver(struct pd_symq *q, struct ent *e)
 }
 
 /*
- * The oldest waiting record: applied (or resolved), unless it was
- * named early (then it only leaves the heap), and freed when the tool
- * has had it.
+ * The ordered queue's deliver callback: a record's time has come. It
+ * is applied (or resolved) unless that was done early, and freed if
+ * the tool has had it. Stops after one record when `one` is set.
  */
-static void
-pop_deliver(struct pd_symq *q)
+static int
+due(void *ctx, void *ref, uint64_t ts)
 {
-	struct ent *e = heap_pop(q);
+	struct pd_symq *q = ctx;
+	struct tag *t = ref;
+	struct ent *e = t->e;
 
-	if (!e->done)
-		deliver(q, e);
-	if (e->out && e != q->last)
-		ent_free(q, e);
-}
-
-/* Delivers the waiting records not later than `limit`, in time order. */
-static void
-flush_to(struct pd_symq *q, uint64_t limit)
-{
-	while (q->hn > 0 && q->heap[0]->time <= limit)
-		pop_deliver(q);
+	tag_put(q, t);
+	if (e != NULL) {
+		e->tag = NULL;
+		if (!e->done)
+			deliver(q, e);
+		/* `last` goes at the next pd_symq_next(). */
+		if (e->out && e != q->last) {
+			wait_del(q, e);
+			ent_free(q, e);
+		}
+	}
+	return q->one;
 }
 
 /*
  * Over SYMQ_BYTES_MAX: the samples at the front of the stream order,
- * up to half of what is held, are named now (they stay in the heap,
- * done, until their time), so the tool can take them and what follows.
+ * up to half of what is held, are named now (they stay in the ordered
+ * queue, done, until their time), so the tool can take them and what
+ * follows.
  */
 static void
 make_room(struct pd_symq *q)
@@ -354,15 +382,11 @@ make_room(struct pd_symq *q)
 		return;
 	/*
 	 * Records the tool has had, kept only to be applied at their time
-	 * (MMAPs dated ahead): applied now.
+	 * (MMAPs dated ahead): applied now, in the order it had them.
 	 */
-	for (i = 0; i < q->hn; ) {
-		e = q->heap[i];
-		if (!e->out || e == q->last) {
-			i++;
-			continue;
-		}
-		heap_remove(q, e);
+	while ((e = q->waiting) != NULL) {
+		wait_del(q, e);
+		e->tag->e = NULL;
 		if (!e->done) {
 			deliver(q, e);
 			q->early++;
@@ -386,8 +410,10 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 {
 	const struct pd_evsel *ev;
 	struct ent *e;
-	uint64_t t = 0;
+	struct tag *t;
+	uint64_t time = 0;
 	unsigned char cls;
+	int r;
 
 	if (q->n == q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 1024, i;
@@ -410,37 +436,29 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 	e->rec = *rec;
 	e->rec.data = e->data;
 	e->rec.payload = 0;
-	e->seq = q->seq++;
 	e->sample = rec->type == PERF_RECORD_SAMPLE;
 	q->fifo[(q->head + q->n++) % q->cap] = e;
 
 	if (rec->type == PD_RECORD_FINISHED_ROUND) {
 		e->done = 1;
-		flush_to(q, q->next_flush);
-		q->next_flush = q->max_ts;
-		return 0;
+		return pd_ordered_round(q->oq);
 	}
 	if (pd_rec_is_kernel(rec->type) && q->el->n > 0 &&
 	    (ev = pd_evlist_for_rec(q->el, rec)) != NULL)
-		t = pd_sample_rec_time(ev, rec);
-	if (t == 0 || t == UINT64_MAX) {
-		/* No time: perf applies it at once, where it stands. */
-		deliver(q, e);
-		return 0;
-	}
-	if (t > q->max_ts)
-		q->max_ts = t;
-	e->time = t;
-	if (heap_push(q, e) < 0) {
+		time = pd_sample_rec_time(ev, rec);
+	if ((t = tag_get(q)) == NULL) {
 		deliver(q, e);
 		return -1;
 	}
-	if (q->hn >= HEAP_MAX) {
-		/* Bounded memory: apply the older half, as perf does. */
-		size_t k = q->hn / 2;
-
-		while (k-- > 0 && q->hn > 0)
-			pop_deliver(q);
+	t->e = e;
+	e->tag = t;
+	if ((r = pd_ordered_queue(q->oq, t, time)) != 0) {
+		/* No time (1): perf applies it at once, where it stands. */
+		e->tag = NULL;
+		tag_put(q, t);
+		deliver(q, e);
+		if (r < 0)
+			return -1;
 	}
 	make_room(q);
 	return 0;
@@ -454,7 +472,6 @@ void
 pd_symq_flush(struct pd_symq *q)
 {
 	q->flushing = 1;
-	q->next_flush = q->max_ts;
 }
 
 /* The note for samples named early, once per flush that had them. */
@@ -487,19 +504,23 @@ pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
 {
 	struct ent *e;
 
-	if (q->last != NULL) {
-		/* A sample named early has nothing left to do there. */
-		if (q->last->inheap && q->last->sample && q->last->done)
-			heap_remove(q, q->last);
-		if (!q->last->inheap)
-			ent_free(q, q->last);
+	if ((e = q->last) != NULL) {
 		q->last = NULL;
+		/* A sample named early has nothing left to do at its time. */
+		if (e->tag != NULL && e->sample && e->done) {
+			e->tag->e = NULL;
+			e->tag = NULL;
+		}
+		if (e->tag == NULL)
+			ent_free(q, e);
+		else
+			wait_add(q, e);
 	}
 	for (;;) {
 		if (q->n == 0) {
 			if (q->flushing) {
 				/* What is left was handed out already. */
-				flush_to(q, UINT64_MAX);
+				pd_ordered_final(q->oq);
 				q->flushing = 0;
 				say_early(q);
 				say_nomem(q);
@@ -510,12 +531,20 @@ pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
 		e = q->fifo[q->head];
 		if (!e->sample || e->done)
 			break;
-		if (!q->flushing || q->hn == 0)
+		if (!q->flushing || pd_ordered_count(q->oq) == 0)
 			return 0;
-		if (q->bytes > SYMQ_BYTES_MAX)
+		if (q->bytes > SYMQ_BYTES_MAX) {
 			make_room(q);
-		else
-			pop_deliver(q);
+			continue;
+		}
+		/* The oldest waiting record, alone. */
+		q->one = 1;
+		if (pd_ordered_final(q->oq) < 0) {
+			/* No memory to merge the queue: named now. */
+			deliver(q, e);
+			q->early++;
+		}
+		q->one = 0;
 	}
 	q->head = (q->head + 1) % q->cap;
 	q->n--;

@@ -1448,6 +1448,30 @@ symq_hold(int n)
 	}
 }
 
+/*
+ * sym-late: maps that come late, after a round emptied the queue. perf
+ * then starts its max_timestamp afresh, so the round limit drops to 60
+ * and the sample at 70, written last, is named with /late-b (mapped at
+ * 50), before /late-c (mapped at 80) is applied; a queue that kept the
+ * limit at 100 applied /late-c a round early.
+ */
+static void
+sym_late(void)
+{
+	sym_head(0);
+	sym_mmap2(100, 0x400000, 0x100000, "/late-a", 0, 20);
+	sym_sample(100, 0x401000, 100);
+	finished_round();
+	finished_round();
+	sym_mmap2(100, 0x400000, 0x100000, "/late-b", 0, 50);
+	sym_sample(100, 0x401000, 60);
+	finished_round();
+	sym_mmap2(100, 0x400000, 0x100000, "/late-c", 0, 80);
+	sym_sample(100, 0x401000, 90);
+	finished_round();
+	sym_sample(100, 0x401000, 70);
+	finished_round();
+}
 
 /* sym-desc N: N maps of one process, each below the one before. */
 static void
@@ -1484,7 +1508,7 @@ static const char *const cases[] = {
 	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
 	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
-	"symq-hold N", "sym-desc N", "sym-unwind-forks N M PATH",
+	"symq-hold N", "sym-desc N", "sym-unwind-forks N M PATH", "sym-late",
 	NULL
 };
 
@@ -1715,6 +1739,8 @@ main(int argc, char **argv)
 		sym_unwind(atoi(argv[2]));
 	} else if (strcmp(c, "symq-hold") == 0 && argc > 2) {
 		symq_hold(atoi(argv[2]));
+	} else if (strcmp(c, "sym-late") == 0) {
+		sym_late();
 	} else if (strcmp(c, "sym-desc") == 0 && argc > 2) {
 		sym_desc(atoi(argv[2]));
 	} else if (strcmp(c, "sym-unwind-forks") == 0 && argc > 4) {

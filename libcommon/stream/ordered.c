@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ordered-events queue. Copies go into 64 KiB slabs that are never
+ * freed one record at a time: a slab counts its live records and goes
+ * back to a free list when the last one is out, so there is no
+ * allocation per record and memory is reused as soon as a round is out.
+ *
+ * The index is two arrays of {timestamp, where}: `q`, sorted, the
+ * records a flush left behind (from q[qh] on), and `batch`, the
+ * arrivals since, in arrival order. perf keeps one sorted list and
+ * inserts with a hint; here a flush sorts the batch (it is a few long
+ * runs, one per CPU ring buffer pass, so a natural merge sort takes a
+ * pass or two) and merges it with `q`, delivering the head up to the
+ * flush limit and keeping the rest as the new `q`. Both steps are
+ * stable and `q` is older than the batch, so records with equal
+ * timestamps keep their arrival order, as in perf.
+ */
+#include "libcommon/stream/ordered.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon/stream/perf.h"
+
+#define SLAB		65536	/* holds the largest record, 65535 + pad */
+#define IDX_MIN		1024	/* first index array size, in entries */
+
+struct qent {
+	uint64_t	ts;
+	union {
+		struct {
+			uint32_t slab;
+			uint32_t off;
+		} at;			/* PD_ORDERED_COPY */
+		void	*ref;		/* otherwise */
+	} u;
+};
+
+struct slab {
+	unsigned char	*mem;
+	uint32_t	 live;		/* queued records in it */
+	int32_t		 next;		/* free list link */
+};
+
+struct pd_ordered {
+	pd_ordered_deliver_fn	 deliver;
+	pd_ordered_flushed_fn	 flushed;
+	void			*ctx;
+	int			 copy;		/* PD_ORDERED_COPY */
+	uint64_t		 cap;
+	uint64_t		 charged;	/* slabs and index arrays */
+
+	struct slab		*slabs;
+	uint32_t		 nslabs, slabs_cap;
+	int32_t			 free;		/* free list head, -1: empty */
+	int32_t			 cur;		/* slab being filled, -1: none */
+	uint32_t		 fill;
+
+	struct qent		*q, *q2, *batch, *tmp;
+	size_t			 qh, nq;	/* q[qh] .. q[qh + nq - 1] */
+	size_t			 nbatch;
+	size_t			 cap_q, cap_q2, cap_batch; /* tmp: cap_batch */
+
+	uint64_t		 max_ts;	/* perf's max_timestamp */
+	uint64_t		 next_flush;	/* the round limit */
+	uint64_t		 last_flush;	/* last time delivered */
+	uint64_t		 last_ts;	/* perf's last: see flush() */
+	uint64_t		 late;
+	uint64_t		 halves;
+};
+
+struct pd_ordered *
+pd_ordered_new(uint64_t cap, unsigned flags, pd_ordered_deliver_fn deliver,
+    void *ctx)
+{
+	struct pd_ordered *o;
+
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return NULL;
+	o->deliver = deliver;
+	o->ctx = ctx;
+	o->copy = (flags & PD_ORDERED_COPY) != 0;
+	o->cap = cap;
+	o->free = o->cur = -1;
+	return o;
+}
+
+void
+pd_ordered_free(struct pd_ordered *o)
+{
+	uint32_t i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < o->nslabs; i++)
+		free(o->slabs[i].mem);
+	free(o->slabs);
+	free(o->q);
+	free(o->q2);
+	free(o->batch);
+	free(o->tmp);
+	free(o);
+}
+
+void
+pd_ordered_set_flushed(struct pd_ordered *o, pd_ordered_flushed_fn fn)
+{
+	o->flushed = fn;
+}
+
+size_t
+pd_ordered_count(const struct pd_ordered *o)
+{
+	return o->nq + o->nbatch;
+}
+
+uint64_t
+pd_ordered_late(const struct pd_ordered *o)
+{
+	return o->late;
+}
+
+uint64_t
+pd_ordered_half_flushes(const struct pd_ordered *o)
+{
+	return o->halves;
+}
+
+static size_t
+grow_to(size_t cap, size_t need)
+{
+	size_t c = cap ? cap : IDX_MIN;
+
+	while (c < need)
+		c *= 2;
+	return c;
+}
+
+static int
+resize(struct qent **a, size_t *cap, size_t ncap, uint64_t *charged)
+{
+	struct qent *n;
+
+	if (ncap <= *cap)
+		return 0;
+	if ((n = realloc(*a, ncap * sizeof(*n))) == NULL)
+		return -1;
+	*charged += (ncap - *cap) * sizeof(*n);
+	*a = n;
+	*cap = ncap;
+	return 0;
+}
+
+static void
+release(struct pd_ordered *o, uint32_t i)
+{
+	struct slab *sl = &o->slabs[i];
+
+	if (--sl->live > 0)
+		return;
+	if ((int32_t)i == o->cur) {
+		o->fill = 0;
+	} else {
+		sl->next = o->free;
+		o->free = i;
+	}
+}
+
+/* End of the non-decreasing run that starts at a[i]. */
+static size_t
+run_end(const struct qent *a, size_t i, size_t n)
+{
+	for (i++; i < n && a[i - 1].ts <= a[i].ts; i++)
+		;
+	return i;
+}
+
+/*
+ * Sorts the batch by timestamp, stably: merges neighbouring runs into
+ * tmp, then back, until one run is left.
+ */
+static void
+sort_batch(struct pd_ordered *o)
+{
+	struct qent *a = o->batch, *b = o->tmp, *t;
+	size_t n = o->nbatch, i, m, e, x, y, k, runs;
+
+	if (n == 0 || run_end(a, 0, n) == n)
+		return;
+	do {
+		runs = 0;
+		for (i = 0; i < n; i = e) {
+			runs++;
+			m = run_end(a, i, n);
+			if (m == n) {
+				memcpy(b + i, a + i, (n - i) * sizeof(*a));
+				break;
+			}
+			e = run_end(a, m, n);
+			for (x = i, y = m, k = i; x < m && y < e; k++)
+				b[k] = a[y].ts < a[x].ts ? a[y++] : a[x++];
+			memcpy(b + k, a + x, (m - x) * sizeof(*a));
+			k += m - x;
+			memcpy(b + k, a + y, (e - y) * sizeof(*a));
+		}
+		t = a;
+		a = b;
+		b = t;
+	} while (runs > 1);
+	o->batch = a;
+	o->tmp = b;
+}
+
+/* Hands one record to the callback and frees its place. */
+static inline int
+emit(struct pd_ordered *o, const struct qent *e)
+{
+	int r;
+
+	if (!o->copy)
+		return o->deliver(o->ctx, e->u.ref, e->ts);
+	r = o->deliver(o->ctx, o->slabs[e->u.at.slab].mem + e->u.at.off,
+	    e->ts);
+	release(o, e->u.at.slab);
+	return r;
+}
+
+/*
+ * Delivers the queued records with ts <= limit, oldest first, until
+ * the callback stops it; the batch must be sorted, and is empty after,
+ * what is left sorted in q. *n: how many went. Returns the callback's
+ * last answer (0, 1: stopped, -1), or -1 with ENOMEM.
+ */
+static int
+drain(struct pd_ordered *o, uint64_t limit, uint64_t *n)
+{
+	const struct qent *a, *b = o->batch, *e;
+	struct qent *out, *t;
+	size_t na = o->nq, nb = o->nbatch, i = 0, j = 0, k = 0, c;
+	uint64_t last = o->last_flush;
+	int r = 0;
+
+	/* No arithmetic on q while it may be NULL (before the first flush). */
+	a = na > 0 ? o->q + o->qh : o->q;
+	*n = 0;
+	if (nb == 0) {
+		/* Nothing to merge: the head of q goes where it is. */
+		while (r == 0 && i < na && a[i].ts <= limit)
+			r = emit(o, &a[i++]);
+		if (i > 0)
+			o->last_flush = a[i - 1].ts;
+		o->qh = i < na ? o->qh + i : 0;
+		o->nq = na - i;
+		*n = i;
+		return r;
+	}
+	/*
+	 * Appends keep q2 large enough for q and the batch, but a flush
+	 * swaps q and q2, and a half flush may come before the next append.
+	 */
+	if (o->cap_q2 < na + nb && resize(&o->q2, &o->cap_q2,
+	    grow_to(o->cap_q2, na + nb), &o->charged) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	out = o->q2;
+	while (r == 0 && (i < na || j < nb)) {
+		int from_q = j == nb || (i < na && a[i].ts <= b[j].ts);
+
+		e = from_q ? &a[i] : &b[j];
+		if (e->ts > limit)
+			break;
+		last = e->ts;
+		r = emit(o, e);
+		if (from_q)
+			i++;
+		else
+			j++;
+	}
+	o->last_flush = last;
+	*n = i + j;
+	while (i < na && j < nb)
+		out[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
+	/* Loops, not memcpy: the arrays are NULL before the first record. */
+	for (; i < na; i++)
+		out[k++] = a[i];
+	for (; j < nb; j++)
+		out[k++] = b[j];
+
+	t = o->q;
+	o->q = o->q2;
+	o->q2 = t;
+	c = o->cap_q;
+	o->cap_q = o->cap_q2;
+	o->cap_q2 = c;
+	o->qh = 0;
+	o->nq = k;
+	o->nbatch = 0;
+	return r;
+}
+
+static int
+flush(struct pd_ordered *o, uint64_t limit, enum pd_ordered_how how)
+{
+	uint64_t n;
+	int r;
+
+	/* As perf: a limit of 0 (no round seen yet) delivers nothing. */
+	if (limit == 0)
+		return 0;
+	sort_batch(o);
+	if ((r = drain(o, limit, &n)) < 0)
+		return -1;
+	/*
+	 * perf's `last`, the end of a HALF flush's time span: the record
+	 * queued last or, once that is out, the newest still queued.
+	 */
+	if (o->nq > 0 && (r == 0 ? o->last_ts <= limit :
+	    o->last_ts < o->q[o->qh].ts))
+		o->last_ts = o->q[o->qh + o->nq - 1].ts;
+	if (n > 0 && o->flushed != NULL)
+		return o->flushed(o->ctx, how);
+	return 0;
+}
+
+/* The time of the k-th oldest queued record (0-based); sorted batch. */
+static uint64_t
+nth_ts(const struct pd_ordered *o, size_t k)
+{
+	const struct qent *q = o->nq > 0 ? o->q + o->qh : o->q;
+	size_t i = 0, j = 0;
+	uint64_t ts = 0;
+
+	while (i + j <= k) {
+		if (j == o->nbatch || (i < o->nq && q[i].ts <=
+		    o->batch[j].ts))
+			ts = q[i++].ts;
+		else
+			ts = o->batch[j++].ts;
+	}
+	return ts;
+}
+
+/*
+ * Moves the queued copies (all in q after a drain) to the front of the
+ * slab pool, in slab and offset order, so that the slabs the delivered
+ * records leave half empty become whole free slabs again: without it,
+ * records of random times pin every slab and each half flush frees
+ * nothing. Every record moves to the same place or an earlier one, so
+ * a memmove in place does. Costs O(queue + slab bytes), like the drain
+ * before it. Needs q2 as scratch (4 bytes a record); does nothing when
+ * it cannot have it.
+ */
+static void
+compact(struct pd_ordered *o)
+{
+	static uint32_t pos[SLAB / 8];	/* offset / 8 -> q index + 1 */
+	uint32_t *idx, *start, sl, d = 0, i, k, off;
+	uint32_t doff = 0, len;
+	unsigned char *src;
+
+	if (o->nq == 0 || resize(&o->q2, &o->cap_q2, grow_to(o->cap_q2,
+	    o->nq), &o->charged) < 0 ||
+	    (start = calloc(o->nslabs + 1, sizeof(*start))) == NULL)
+		return;
+	if (o->qh > 0) {
+		memmove(o->q, o->q + o->qh, o->nq * sizeof(*o->q));
+		o->qh = 0;
+	}
+	/* Counting sort of q's indices by slab, into q2. */
+	idx = (uint32_t *)o->q2;
+	for (i = 0; i < o->nq; i++)
+		start[o->q[i].u.at.slab + 1]++;
+	for (sl = 0; sl < o->nslabs; sl++)
+		start[sl + 1] += start[sl];
+	for (i = 0; i < o->nq; i++)
+		idx[start[o->q[i].u.at.slab]++] = i;
+	for (sl = o->nslabs; sl > 0; sl--)
+		start[sl] = start[sl - 1];
+	start[0] = 0;
+	for (sl = 0; sl < o->nslabs; sl++) {
+		o->slabs[sl].live = 0;
+		for (k = start[sl]; k < start[sl + 1]; k++)
+			pos[o->q[idx[k]].u.at.off / 8] = idx[k] + 1;
+		for (off = 0; off < SLAB / 8; off++) {
+			if (pos[off] == 0)
+				continue;
+			i = pos[off] - 1;
+			pos[off] = 0;
+			src = o->slabs[sl].mem + 8 * off;
+			len = (pd_get_u16(src + 6) + 7u) & ~7u;
+			if (doff + len > SLAB) {
+				d++;
+				doff = 0;
+			}
+			memmove(o->slabs[d].mem + doff, src, len);
+			o->q[i].u.at.slab = d;
+			o->q[i].u.at.off = doff;
+			o->slabs[d].live++;
+			doff += len;
+		}
+	}
+	free(start);
+	o->cur = d;
+	o->fill = doff;
+	o->free = -1;
+	for (sl = o->nslabs; sl > d + 1; sl--) {
+		o->slabs[sl - 1].next = o->free;
+		o->free = sl - 1;
+	}
+}
+
+/* The bytes the queued copies take, padded (all in q after a drain). */
+static uint64_t
+copy_bytes(const struct pd_ordered *o)
+{
+	const struct qent *e = o->q + o->qh, *end = e + o->nq;
+	uint64_t n = 0;
+
+	for (; e < end; e++)
+		n += (pd_get_u16(o->slabs[e->u.at.slab].mem + e->u.at.off +
+		    6) + 7u) & ~7u;
+	return n;
+}
+
+/*
+ * perf's OE_FLUSH__HALF: the older half of the span from the oldest
+ * record to the last one queued, and that half's end is the round
+ * limit until the next round. But the older half may hold one record
+ * (times that decrease, or one outlier): then each flush would cost a
+ * pass over the queue and free nothing, O(n^2) in all. So the limit
+ * also reaches the median record: every half flush delivers at least
+ * half of the queue, and copies left behind are compacted when they
+ * pin more slabs than they fill.
+ */
+static int
+half_flush(struct pd_ordered *o)
+{
+	uint64_t first, limit, med;
+
+	sort_batch(o);
+	if (o->nq > 0 && (o->nbatch == 0 || o->q[o->qh].ts <= o->batch[0].ts))
+		first = o->q[o->qh].ts;
+	else
+		first = o->batch[0].ts;
+	limit = first + (o->last_ts - first) / 2;
+	med = nth_ts(o, (o->nq + o->nbatch - 1) / 2);
+	if (med > limit)
+		limit = med;
+	o->halves++;
+	o->next_flush = limit;
+	if (flush(o, limit, PD_ORDERED_HALF) < 0)
+		return -1;
+	if (o->copy && o->free < 0 &&
+	    copy_bytes(o) <= (uint64_t)o->nslabs * SLAB / 2)
+		compact(o);
+	return 0;
+}
+
+/*
+ * Room for one more record of len bytes (0 without copies): index
+ * slots and a slab with space. Under the cap it allocates; over it, it
+ * delivers half the queue first (until the queue is empty, after which
+ * one record is always let in, so that a tiny cap cannot stall).
+ */
+static int
+reserve_slow(struct pd_ordered *o, uint32_t len)
+{
+	for (;;) {
+		size_t nbc = o->cap_batch, nqc = o->cap_q2;
+		uint64_t want = 0;
+		int slab_ok;
+
+		slab_ok = !o->copy || (o->cur >= 0 && o->fill + len <= SLAB);
+		if (!slab_ok && o->free < 0)
+			want += SLAB;
+		if (o->cap_batch < o->nbatch + 1) {
+			nbc = grow_to(o->cap_batch, o->nbatch + 1);
+			want += 2 * (nbc - o->cap_batch) * sizeof(struct qent);
+		}
+		if (o->cap_q2 < o->nq + o->nbatch + 1) {
+			nqc = grow_to(o->cap_q2, o->nq + o->nbatch + 1);
+			want += (nqc - o->cap_q2) * sizeof(struct qent);
+		}
+		if (want > 0 && o->charged + want > o->cap &&
+		    o->nq + o->nbatch > 0) {
+			if (half_flush(o) < 0)
+				return -1;
+			continue;
+		}
+		if (resize(&o->tmp, &(size_t){ o->cap_batch }, nbc,
+		    &o->charged) < 0 ||
+		    resize(&o->batch, &o->cap_batch, nbc, &o->charged) < 0 ||
+		    resize(&o->q2, &o->cap_q2, nqc, &o->charged) < 0)
+			goto nomem;
+		if (slab_ok)
+			return 0;
+		if (o->free >= 0) {
+			o->cur = o->free;
+			o->free = o->slabs[o->cur].next;
+		} else {
+			unsigned char *m;
+
+			if (o->nslabs == o->slabs_cap) {
+				uint32_t nc = o->slabs_cap ? 2 * o->slabs_cap :
+				    64;
+				struct slab *ns;
+
+				ns = realloc(o->slabs, nc * sizeof(*ns));
+				if (ns == NULL)
+					goto nomem;
+				o->slabs = ns;
+				o->slabs_cap = nc;
+			}
+			if ((m = malloc(SLAB)) == NULL)
+				goto nomem;
+			o->charged += SLAB;
+			o->slabs[o->nslabs].mem = m;
+			o->slabs[o->nslabs].live = 0;
+			o->cur = o->nslabs++;
+		}
+		o->fill = 0;
+		return 0;
+	}
+nomem:
+	errno = ENOMEM;
+	return -1;
+}
+
+int
+pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+{
+	uint32_t len = 0;
+	struct qent *e;
+
+	if (ts == 0 || ts == UINT64_MAX)
+		return 1;
+	if (o->copy)
+		len = (pd_get_u16((const unsigned char *)rec + 6) + 7u) & ~7u;
+	/* The common case: the slots and the slab space are there. */
+	if ((o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
+	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) &&
+	    reserve_slow(o, len) < 0)
+		return -1;
+	/* Counted after any half flush, which may itself pass ts. */
+	if (ts < o->last_flush)
+		o->late++;
+	/*
+	 * perf's max_timestamp follows the queue's tail, and starts afresh
+	 * when the queue was empty.
+	 */
+	if (o->nq + o->nbatch == 0 || ts > o->max_ts)
+		o->max_ts = ts;
+	o->last_ts = ts;
+	e = &o->batch[o->nbatch++];
+	e->ts = ts;
+	if (!o->copy) {
+		e->u.ref = (void *)rec;
+		return 0;
+	}
+	memcpy(o->slabs[o->cur].mem + o->fill, rec,
+	    pd_get_u16((const unsigned char *)rec + 6));
+	e->u.at.slab = o->cur;
+	e->u.at.off = o->fill;
+	o->fill += len;
+	o->slabs[o->cur].live++;
+	return 0;
+}
+
+int
+pd_ordered_round(struct pd_ordered *o)
+{
+	/* perf: a round with nothing queued changes nothing. */
+	if (o->nq + o->nbatch == 0)
+		return 0;
+	if (flush(o, o->next_flush, PD_ORDERED_ROUND) < 0)
+		return -1;
+	o->next_flush = o->max_ts;
+	return 0;
+}
+
+int
+pd_ordered_final(struct pd_ordered *o)
+{
+	if (o->nq + o->nbatch == 0)
+		return 0;
+	if (flush(o, UINT64_MAX, PD_ORDERED_FINAL) < 0)
+		return -1;
+	/*
+	 * perf leaves the limit at the top, its input having ended; a
+	 * queue used again goes on as after a round that emptied it.
+	 */
+	o->next_flush = o->max_ts;
+	return 0;
+}

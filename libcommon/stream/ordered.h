@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf's ordered-events queue (tools/perf/util/ordered-events.c, as
+ * session.c drives it), the one every tool uses. Records with a time
+ * wait here and are handed to a deliver callback oldest first, equal
+ * times in the order they came, when a flush lets them out:
+ *
+ *  - FINISHED_ROUND (pd_ordered_round, OE_FLUSH__ROUND): every record
+ *    not later than the round limit; the limit then becomes the newest
+ *    time queued so far (max_timestamp). A round on an empty queue
+ *    changes nothing.
+ *  - max_timestamp starts afresh with the first record queued after the
+ *    queue has emptied, so a late record then lowers it.
+ *  - Over the memory cap (OE_FLUSH__HALF): the older half of the queued
+ *    time span, from the oldest record to the last one queued; that
+ *    half's end is the round limit until the next round. One departure
+ *    from perf: the half also reaches the median record, so that times
+ *    that decrease cannot make each half flush write one record.
+ *  - End of input (pd_ordered_final, OE_FLUSH__FINAL): everything.
+ *  - A record without a time (0 or all-ones) is not queued: the caller
+ *    hands it on at once, where it stands, as perf does on -ETIME.
+ *
+ * Storage: with PD_ORDERED_COPY each record (header.size bytes) is
+ * copied, as perf's copy_on_queue, into 64 KiB slabs that are reused
+ * as soon as their records are out: nothing is allocated per record.
+ * Without it the queue keeps the caller's pointer, which must stay
+ * valid until delivered. The cap counts slabs and the index.
+ */
+#ifndef PD_ORDERED_H
+#define PD_ORDERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_ordered;
+
+#define PD_ORDERED_COPY		0x1	/* copy records (else keep pointers) */
+
+/* Which flush (perf's enum oe_flush). */
+enum pd_ordered_how {
+	PD_ORDERED_ROUND,
+	PD_ORDERED_HALF,
+	PD_ORDERED_FINAL
+};
+
+/*
+ * Called with each record as it comes due: the queue's copy (valid for
+ * the call) or the pointer queued. Returns 0 to go on, 1 to end the
+ * flush after this record (the rest stay queued: a caller can take
+ * them one at a time), -1 for an error, which ends the flush and is
+ * returned by it. It must not call into the queue.
+ */
+typedef int	(*pd_ordered_deliver_fn)(void *ctx, void *rec, uint64_t ts);
+
+/*
+ * Called after a flush that delivered at least one record, before the
+ * call that flushed returns (pdsort marks the round in its output).
+ * 0 or -1, returned by that call.
+ */
+typedef int	(*pd_ordered_flushed_fn)(void *ctx, enum pd_ordered_how how);
+
+/*
+ * A queue of at most `cap` bytes (at least one record is always let
+ * in), delivering to deliver(ctx, ...). flags: PD_ORDERED_COPY or 0.
+ * NULL when out of memory.
+ */
+struct pd_ordered	*pd_ordered_new(uint64_t cap, unsigned flags,
+			    pd_ordered_deliver_fn deliver, void *ctx);
+void			 pd_ordered_free(struct pd_ordered *);
+
+/* Sets the after-flush callback (NULL: none). */
+void	pd_ordered_set_flushed(struct pd_ordered *, pd_ordered_flushed_fn);
+
+/*
+ * Queues record `rec` (native order) with time ts; when the cap is
+ * reached it first delivers the older half. 0: queued; 1: ts is 0 or
+ * all-ones, not queued (deliver it now); -1: a callback's error, or no
+ * memory (errno ENOMEM).
+ */
+int	pd_ordered_queue(struct pd_ordered *, const void *rec, uint64_t ts);
+
+/* A FINISHED_ROUND. 0 or -1 (a callback's error). */
+int	pd_ordered_round(struct pd_ordered *);
+
+/*
+ * Delivers everything (end of input). The queue may be used again: the
+ * round limit is then the newest time delivered. 0 or -1.
+ */
+int	pd_ordered_final(struct pd_ordered *);
+
+/* Records waiting. */
+size_t		pd_ordered_count(const struct pd_ordered *);
+
+/* Records queued below a time already delivered (perf's unordered). */
+uint64_t	pd_ordered_late(const struct pd_ordered *);
+
+/* How many times the cap forced a half flush. */
+uint64_t	pd_ordered_half_flushes(const struct pd_ordered *);
+
+#endif /* PD_ORDERED_H */

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ordered-events queue against perf's rules: a round delivers up to
+ * the newest time of the round before; max_timestamp starts afresh once
+ * the queue has emptied; over the cap the older half of the time span
+ * goes (reaching the median record), and its end is the next round's
+ * limit; the final flush delivers the rest; equal times keep their
+ * arrival order; records without a time are not queued.
+ */
+#include "libcommon/stream/ordered.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "libcommon/stream/perf.h"
+#include "tests/unit/t.h"
+
+#define NMAX	64
+
+/* What the callbacks saw. */
+struct seen {
+	uint64_t	ts[NMAX];
+	uint64_t	id[NMAX];	/* copies: the record's id; refs: ptr */
+	size_t		n;
+	unsigned	flushes[3];	/* by enum pd_ordered_how */
+	int		stop;		/* return 1 from deliver */
+	int		copy;
+};
+
+static int
+got(void *ctx, void *rec, uint64_t ts)
+{
+	struct seen *s = ctx;
+
+	if (s->n < NMAX) {
+		s->ts[s->n] = ts;
+		s->id[s->n] = s->copy ? pd_get_u64((unsigned char *)rec + 8) :
+		    (uint64_t)(uintptr_t)rec;
+		/* A copy is whole: its last byte is its id's low byte. */
+		if (s->copy && ((unsigned char *)rec)[pd_get_u16(
+		    (unsigned char *)rec + 6) - 1] != (unsigned char)s->id[s->n])
+			s->id[s->n] = UINT64_MAX;
+	}
+	s->n++;
+	return s->stop;
+}
+
+static int
+flushed(void *ctx, enum pd_ordered_how how)
+{
+	struct seen *s = ctx;
+
+	s->flushes[how]++;
+	return 0;
+}
+
+/* A record of `size` bytes carrying id at +8 and in its last byte. */
+static const unsigned char *
+rec(uint16_t size, uint64_t id)
+{
+	static unsigned char buf[8192];
+
+	memset(buf, 0, size);
+	pd_put_u32(buf, PERF_RECORD_SAMPLE);
+	pd_put_u16(buf + 6, size);
+	pd_put_u64(buf + 8, id);
+	buf[size - 1] = (unsigned char)id;
+	return buf;
+}
+
+/* Queues a 24-byte record with id and time. */
+static int
+put(struct pd_ordered *o, uint64_t id, uint64_t ts)
+{
+	return pd_ordered_queue(o, rec(24, id), ts);
+}
+
+/* Whether the times delivered since `from` are exactly want[0..n). */
+static int
+times_are(const struct seen *s, size_t from, const uint64_t *want, size_t n)
+{
+	size_t i;
+
+	if (s->n - from != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (s->ts[from + i] != want[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Rounds: the first delivers nothing (no limit yet), the next up to the
+ * first one's newest time; a round on an empty queue changes nothing.
+ * Equal times come out in the order they were queued.
+ */
+static void
+test_rounds(void)
+{
+	static const uint64_t w1[] = { 5, 10, 10, 10 };
+	static const uint64_t w2[] = { 20, 30, 40 };
+	struct seen s = { .copy = 1 };
+	struct pd_ordered *o;
+
+	T((o = pd_ordered_new(1 << 20, PD_ORDERED_COPY, got, &s)) != NULL);
+	if (o == NULL)
+		return;
+	pd_ordered_set_flushed(o, flushed);
+	T(put(o, 1, 10) == 0);
+	T(put(o, 2, 10) == 0);
+	T(put(o, 3, 5) == 0);
+	T(put(o, 4, 10) == 0);
+	T(pd_ordered_count(o) == 4);
+	T(pd_ordered_round(o) == 0);
+	T(s.n == 0 && s.flushes[PD_ORDERED_ROUND] == 0);
+	T(put(o, 5, 30) == 0);
+	T(put(o, 6, 20) == 0);
+	T(pd_ordered_round(o) == 0);
+	T(times_are(&s, 0, w1, 4));
+	/* Stable: the three at 10 in the order they came. */
+	T(s.id[1] == 1 && s.id[2] == 2 && s.id[3] == 4 && s.id[0] == 3);
+	T(s.flushes[PD_ORDERED_ROUND] == 1);
+	T(put(o, 7, 40) == 0);
+	T(pd_ordered_round(o) == 0);	/* up to 30 */
+	T(pd_ordered_round(o) == 0);	/* up to 40 */
+	T(times_are(&s, 4, w2, 3));
+	T(pd_ordered_count(o) == 0);
+	/* Nothing queued: no flush, no new limit. */
+	T(pd_ordered_round(o) == 0);
+	T(s.flushes[PD_ORDERED_ROUND] == 3);
+	T(pd_ordered_late(o) == 0);
+	pd_ordered_free(o);
+}
+
+/*
+ * max_timestamp starts afresh when the queue has emptied: late records
+ * (50, 60) after a round that emptied it make the next limit 60, not
+ * 100, so 80 and 90 wait a round and the late 70 comes before them.
+ * (A queue that kept 100 would deliver 80, 90, then 70.)
+ */
+static void
+test_reset(void)
+{
+	static const uint64_t w1[] = { 50, 60 };
+	static const uint64_t w2[] = { 70, 80, 90 };
+	struct seen s = { .copy = 1 };
+	struct pd_ordered *o;
+
+	T((o = pd_ordered_new(1 << 20, PD_ORDERED_COPY, got, &s)) != NULL);
+	if (o == NULL)
+		return;
+	T(put(o, 1, 100) == 0);
+	T(pd_ordered_round(o) == 0);
+	T(pd_ordered_round(o) == 0);
+	T(s.n == 1 && s.ts[0] == 100 && pd_ordered_count(o) == 0);
+	T(put(o, 2, 50) == 0);
+	T(put(o, 3, 60) == 0);
+	T(pd_ordered_round(o) == 0);	/* up to 100 */
+	T(times_are(&s, 1, w1, 2));
+	T(put(o, 4, 80) == 0);
+	T(put(o, 5, 90) == 0);
+	T(pd_ordered_round(o) == 0);	/* up to 60: nothing */
+	T(s.n == 3);
+	T(put(o, 6, 70) == 0);
+	T(pd_ordered_round(o) == 0);	/* up to 90 */
+	T(times_are(&s, 3, w2, 3));
+	/* 50 and 60 came after 100 was out; 70 was not late. */
+	T(pd_ordered_late(o) == 2);
+	pd_ordered_free(o);
+}
+
+/*
+ * Over a cap of one slab, the 17th record of 4 KiB needs a second one:
+ * first the older half of the time span goes. Times 1..15 and 1000:
+ * the half ends at 500, so 15 records go (a half by count would send
+ * 8), and 500 is the next round's limit: 400 goes at that round, 1000
+ * and 2000 only at the end.
+ */
+static void
+test_half(void)
+{
+	static const uint64_t w2[] = { 400 };
+	static const uint64_t w3[] = { 1000, 2000 };
+	struct seen s = { .copy = 1 };
+	struct pd_ordered *o;
+	uint64_t i;
+
+	T((o = pd_ordered_new(1, PD_ORDERED_COPY, got, &s)) != NULL);
+	if (o == NULL)
+		return;
+	pd_ordered_set_flushed(o, flushed);
+	for (i = 1; i <= 15; i++)
+		T(pd_ordered_queue(o, rec(4096, i), i) == 0);
+	T(pd_ordered_queue(o, rec(4096, 16), 1000) == 0);
+	T(s.n == 0 && pd_ordered_half_flushes(o) == 0);
+	T(pd_ordered_queue(o, rec(4096, 17), 2000) == 0);
+	T(pd_ordered_half_flushes(o) == 1);
+	T(s.flushes[PD_ORDERED_HALF] == 1);
+	T(s.n == 15);
+	for (i = 0; i < 15 && i < s.n; i++)
+		T(s.ts[i] == i + 1 && s.id[i] == i + 1);
+	T(pd_ordered_count(o) == 2);
+	T(pd_ordered_queue(o, rec(4096, 18), 400) == 0);
+	T(pd_ordered_round(o) == 0);
+	T(times_are(&s, 15, w2, 1));
+	T(pd_ordered_final(o) == 0);
+	T(times_are(&s, 16, w3, 2));
+	T(s.id[16] == 16 && s.id[17] == 17);
+	T(s.flushes[PD_ORDERED_FINAL] == 1);
+	T(pd_ordered_late(o) == 0);
+	pd_ordered_free(o);
+}
+
+/*
+ * Times that only decrease: the span's older half is the last record
+ * alone, but the half reaches the median, so half the queue goes.
+ */
+static void
+test_half_median(void)
+{
+	struct seen s = { .copy = 1 };
+	struct pd_ordered *o;
+	uint64_t i;
+
+	T((o = pd_ordered_new(1, PD_ORDERED_COPY, got, &s)) != NULL);
+	if (o == NULL)
+		return;
+	for (i = 0; i < 16; i++)
+		T(pd_ordered_queue(o, rec(4096, i), 100 - i) == 0);
+	T(pd_ordered_queue(o, rec(4096, 16), 50) == 0);
+	T(pd_ordered_half_flushes(o) == 1);
+	T(s.n == 8);
+	for (i = 0; i < 8 && i < s.n; i++)
+		T(s.ts[i] == 85 + i);
+	T(pd_ordered_final(o) == 0);
+	T(s.n == 17);
+	/* 50 came after 92 was out. */
+	T(pd_ordered_late(o) == 1);
+	pd_ordered_free(o);
+}
+
+/*
+ * Without copies the pointers come back as queued; a callback that
+ * answers 1 takes them one at a time; no time: not queued.
+ */
+static void
+test_refs(void)
+{
+	static int objs[5];
+	struct seen s = { .stop = 1 };
+	struct pd_ordered *o;
+	int i;
+
+	T((o = pd_ordered_new(1 << 20, 0, got, &s)) != NULL);
+	if (o == NULL)
+		return;
+	T(pd_ordered_queue(o, &objs[0], 0) == 1);
+	T(pd_ordered_queue(o, &objs[0], UINT64_MAX) == 1);
+	T(pd_ordered_count(o) == 0);
+	for (i = 0; i < 5; i++)
+		T(pd_ordered_queue(o, &objs[i], 50 - 10 * i) == 0);
+	for (i = 0; i < 5; i++) {
+		T(pd_ordered_final(o) == 0);
+		T(s.n == (size_t)i + 1);
+		T(s.id[i] == (uint64_t)(uintptr_t)&objs[4 - i]);
+		T(pd_ordered_count(o) == (size_t)(4 - i));
+	}
+	T(pd_ordered_final(o) == 0);
+	T(s.n == 5);
+	pd_ordered_free(o);
+}
+
+int
+main(void)
+{
+	test_rounds();
+	test_reset();
+	test_half();
+	test_half_median();
+	test_refs();
+	return T_END();
+}
