@@ -26,6 +26,7 @@
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/samplehead.h"
+#include "libcommon/stream/threads.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/stream/utf8.h"
 #include "libcommon/stream/writer.h"
@@ -87,17 +88,6 @@ struct typetab {
 	unsigned	nhigh;
 };
 
-/* Per-thread sample counts; bounded, the rest goes to `other`. */
-#define THREADS_MAX	(1U << 15)
-#define COMM_LEN	16
-
-struct thread {
-	uint32_t	tid, pid;
-	uint64_t	samples;
-	char		comm[COMM_LEN];
-	unsigned char	used, has_comm;
-};
-
 #define CPUS_MAX	(1U << 14)
 
 struct evstat {
@@ -129,11 +119,7 @@ struct stats {
 	uint64_t	 cpu_other;	/* cpu numbers >= CPUS_MAX */
 	int		 have_cpu;
 
-	struct thread	*thr;
-	struct thread	*thr_last;	/* the last sample's thread */
-	size_t		 thr_cap, thr_n;
-	uint64_t	 thr_seed;	/* tids come from the stream */
-	uint64_t	 thr_other;	/* samples past THREADS_MAX */
+	struct pd_threads *thr;		/* samples by thread, in perf's order */
 	int		 have_tid;
 
 	struct pd_header_info hi;
@@ -214,97 +200,6 @@ type_name(uint32_t type, char *buf, size_t len)
 	return buf;
 }
 
-static size_t
-thr_slot(const struct stats *st, uint32_t tid)
-{
-	size_t h = pd_idmap_mix(tid, st->thr_seed) & (st->thr_cap - 1);
-
-	while (st->thr[h].used && st->thr[h].tid != tid)
-		h = (h + 1) & (st->thr_cap - 1);
-	return h;
-}
-
-/* The entry for tid, made if need be; NULL when the table is full. */
-static struct thread *
-thr_get(struct stats *st, uint32_t tid)
-{
-	struct thread *t;
-	size_t h, i;
-
-	if (st->thr_cap > 0) {
-		h = thr_slot(st, tid);
-		if (st->thr[h].used)
-			return &st->thr[h];
-	}
-	if (st->thr_n >= THREADS_MAX)
-		return NULL;
-	if ((st->thr_n + 1) * 2 > st->thr_cap) {
-		struct thread *old = st->thr;
-		size_t ocap = st->thr_cap;
-
-		st->thr_last = NULL;
-		st->thr_cap = ocap ? ocap * 2 : 1024;
-		if (ocap == 0)
-			st->thr_seed = pd_idmap_seed();
-		if ((st->thr = calloc(st->thr_cap, sizeof(*t))) == NULL) {
-			st->thr = old;
-			st->thr_cap = ocap;
-			return NULL;
-		}
-		for (i = 0; i < ocap; i++)
-			if (old[i].used)
-				st->thr[thr_slot(st, old[i].tid)] = old[i];
-		free(old);
-	}
-	h = thr_slot(st, tid);
-	t = &st->thr[h];
-	t->used = 1;
-	t->tid = tid;
-	t->pid = tid;
-	st->thr_n++;
-	return t;
-}
-
-static void
-set_comm(struct thread *t, const char *s, size_t max)
-{
-	size_t n = strnlen(s, max < COMM_LEN - 1 ? max : COMM_LEN - 1);
-
-	memcpy(t->comm, s, n);
-	t->comm[n] = '\0';
-	t->has_comm = 1;
-}
-
-/* COMM: u32 pid, u32 tid, char comm[]; FORK: pid, ppid, tid, ptid. */
-static void
-track_task(struct stats *st, const struct pd_rec *rec)
-{
-	const unsigned char *p = rec->data;
-	struct thread *t, *parent;
-
-	if (rec->type == PERF_RECORD_COMM && rec->size > 16) {
-		if ((t = thr_get(st, pd_get_u32(p + 12))) == NULL)
-			return;
-		t->pid = pd_get_u32(p + 8);
-		set_comm(t, (const char *)p + 16, rec->size - 16);
-	} else if (rec->type == PERF_RECORD_FORK && rec->size >= 24) {
-		uint32_t ptid = pd_get_u32(p + 20);
-		char comm[COMM_LEN];
-		int has;
-
-		/* A new thread has its parent's name until it execs. */
-		parent = st->thr_cap ? &st->thr[thr_slot(st, ptid)] : NULL;
-		has = parent != NULL && parent->used && parent->has_comm;
-		if (has)
-			memcpy(comm, parent->comm, COMM_LEN);
-		if ((t = thr_get(st, pd_get_u32(p + 16))) == NULL)
-			return;
-		t->pid = pd_get_u32(p + 8);
-		if (has && !t->has_comm)
-			set_comm(t, comm, COMM_LEN);
-	}
-}
-
 static int
 grow_events(struct stats *st, size_t n)
 {
@@ -346,8 +241,8 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
 	const struct pd_sample_layout *l;
 	struct evstat *e;
-	struct thread *t;
-	uint32_t cpu, tid;
+	uint64_t time = 0;
+	uint32_t cpu;
 
 	st->samples++;
 	if (ev == NULL) {
@@ -366,7 +261,7 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	e->period += l->period != PD_HEAD_NONE ?
 	    pd_head_u64(rec, l->period) : ev->attr.sample_period;
 	if (l->time != PD_HEAD_NONE)
-		note_time(st, pd_head_u64(rec, l->time));
+		note_time(st, time = pd_head_u64(rec, l->time));
 	if (l->cpu != PD_HEAD_NONE) {
 		st->have_cpu = 1;
 		cpu = pd_head_u32(rec, l->cpu, 0);
@@ -391,26 +286,21 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	}
 	if (l->tid != PD_HEAD_NONE) {
 		st->have_tid = 1;
-		tid = pd_head_u32(rec, l->tid, 4);
-		t = st->thr_last;
-		if (t == NULL || t->tid != tid)
-			t = st->thr_last = thr_get(st, tid);
-		if (t == NULL) {
-			st->thr_other++;
-		} else {
-			t->samples++;
-			t->pid = pd_head_u32(rec, l->tid, 0);
+		if (pd_threads_sample(st->thr, pd_head_u32(rec, l->tid, 0),
+		    pd_head_u32(rec, l->tid, 4), time) < 0) {
+			*why = "out of memory";
+			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Everything but the sample itself; never fails. */
-static void
+/* Everything but the sample itself. 0, or -1 when out of memory. */
+static int
 do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 {
 	struct pd_evsel *ev;
-	uint64_t n;
+	uint64_t n, t = 0;
 
 	switch (rec->type) {
 	case PERF_RECORD_LOST:
@@ -433,18 +323,18 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 		if (ev != NULL && grow_events(st, el->n) == 0)
 			st->ev[ev->idx].lost += n;
 		break;
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-		track_task(st, rec);
-		break;
 	case PD_RECORD_HEADER_FEATURE:
 		/* A malformed fact is left out; it is not the data. */
 		(void)pd_header_info_update(&st->hi, rec);
 		break;
+	case PD_RECORD_FINISHED_ROUND:
+		return pd_threads_record(st->thr, rec, 0);
 	}
-	if (pd_rec_is_kernel(rec->type) && el->n > 0 &&
-	    (ev = pd_evlist_for_rec(el, rec)) != NULL)
-		note_time(st, pd_sample_rec_time(ev, rec));
+	if (!pd_rec_is_kernel(rec->type))
+		return 0;
+	if (el->n > 0 && (ev = pd_evlist_for_rec(el, rec)) != NULL)
+		note_time(st, t = pd_sample_rec_time(ev, rec));
+	return pd_threads_record(st->thr, rec, t);
 }
 
 /* ----- the summary ----- */
@@ -456,139 +346,22 @@ fmt_time(char *buf, size_t len, uint64_t ns)
 	    ns % 1000000000);
 }
 
-struct top {
-	const char	*comm;
-	uint32_t	 pid;
-	uint64_t	 samples;
-};
-
-static int
-top_cmp(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
-	if (x->comm != NULL && y->comm != NULL && strcmp(x->comm, y->comm))
-		return strcmp(x->comm, y->comm);
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static int
-pid_cmp(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static int
-comm_cmp(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	return strcmp(x->comm, y->comm);
-}
-
-static const char *
-thread_comm(const struct thread *t, char *buf, size_t len)
-{
-	if (t->has_comm)
-		return t->comm;
-	if (t->tid == 0)
-		return "swapper";	/* perf's name for the idle task */
-	snprintf(buf, len, ":%" PRIu32, t->tid);
-	return buf;
-}
-
-/*
- * The top TOP_N processes and names by samples. Names are each thread's
- * last COMM (or its parent's, from FORK); a process is named after its
- * main thread. *np and *nc get the number of entries filled.
- */
+/* The task tables: the ten processes and comms with most samples. */
 #define TOP_N	10
 
+struct tasks {
+	struct pd_threads_row	 pids[TOP_N], comms[TOP_N];
+	size_t			 np, nc;
+};
+
 static void
-top_tasks(const struct stats *st, struct top *pids, size_t *np,
-    struct top *comms, size_t *nc, char names[][COMM_LEN + 12])
+top_tasks(const struct stats *st, struct tasks *tk)
 {
-	struct top *all;
-	size_t i, j, n = 0;
-
-	*np = *nc = 0;
-	if (st->thr_n == 0 || (all = calloc(st->thr_n, sizeof(*all))) == NULL)
+	tk->np = tk->nc = 0;
+	if (!st->have_tid)
 		return;
-	/* Processes: sum the threads of each pid. */
-	for (i = 0; i < st->thr_cap; i++) {
-		const struct thread *t = &st->thr[i];
-
-		if (!t->used || t->samples == 0)
-			continue;
-		all[n].pid = t->pid;
-		all[n].samples = t->samples;
-		all[n].comm = NULL;
-		n++;
-	}
-	/* Sorted by pid, the threads of one process are adjacent. */
-	qsort(all, n, sizeof(*all), pid_cmp);
-	for (i = 0, j = 0; i < n; i++) {
-		if (j > 0 && all[j - 1].pid == all[i].pid)
-			all[j - 1].samples += all[i].samples;
-		else
-			all[j++] = all[i];
-	}
-	qsort(all, j, sizeof(*all), top_cmp);
-	for (i = 0; i < j && i < TOP_N; i++) {
-		const struct thread *t = NULL;
-		size_t h;
-
-		pids[i] = all[i];
-		h = thr_slot(st, all[i].pid);
-		if (st->thr[h].used)
-			t = &st->thr[h];
-		if (t != NULL)
-			pids[i].comm = thread_comm(t, names[i],
-			    sizeof(names[i]));
-		else {
-			snprintf(names[i], sizeof(names[i]), ":%" PRIu32,
-			    all[i].pid);
-			pids[i].comm = names[i];
-		}
-	}
-	*np = i;
-
-	/* Names: sum the threads of each name. */
-	for (i = 0, n = 0; i < st->thr_cap; i++) {
-		const struct thread *t = &st->thr[i];
-
-		if (!t->used || t->samples == 0)
-			continue;
-		all[n].samples = t->samples;
-		all[n].pid = t->tid;
-		/* Only unnamed threads need the buffer; they are rare. */
-		all[n].comm = t->has_comm ? t->comm : t->tid == 0 ?
-		    "swapper" : NULL;
-		n++;
-	}
-	for (i = 0, j = 0; i < n; i++)
-		if (all[i].comm != NULL)
-			all[j++] = all[i];
-	qsort(all, j, sizeof(*all), comm_cmp);
-	for (i = 0, n = 0; i < j; i++) {
-		if (n > 0 && strcmp(all[n - 1].comm, all[i].comm) == 0)
-			all[n - 1].samples += all[i].samples;
-		else
-			all[n++] = all[i];
-	}
-	qsort(all, n, sizeof(*all), top_cmp);
-	for (i = 0; i < n && i < TOP_N; i++) {
-		snprintf(names[TOP_N + i], sizeof(names[0]), "%s",
-		    all[i].comm);
-		comms[i] = all[i];
-		comms[i].comm = names[TOP_N + i];
-	}
-	*nc = i;
-	free(all);
+	tk->np = pd_threads_top_pids(st->thr, tk->pids, TOP_N);
+	tk->nc = pd_threads_top_comms(st->thr, tk->comms, TOP_N);
 }
 
 static const char *
@@ -623,10 +396,10 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 	const struct pd_header_info *hi = &st->hi;
 	/* Text from the stream goes out escaped (esc.h), through eb. */
 	static char eb[PD_ESC_ROOM(sizeof(hi->cmdline))];
-	char names[2 * TOP_N][COMM_LEN + 12], buf[64], b2[32];
-	struct top pids[TOP_N], comms[TOP_N];
+	char buf[64], b2[32];
+	struct tasks tk;
 	uint64_t total, bytes, sbytes;
-	size_t i, np, nc;
+	size_t i;
 
 	fprintf(f, "%s: %s%s, %" PRIu64 " bytes%s\n", st->input,
 	    st->file_mode ? "perf.data file" : "pipe stream",
@@ -721,21 +494,21 @@ print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
 			    st->cpu_other);
 	}
 	if (st->have_tid) {
-		top_tasks(st, pids, &np, comms, &nc, names);
+		top_tasks(st, &tk);
 		fprintf(f, "\n%8s %12s  %s\n", "pid", "samples", "comm");
-		for (i = 0; i < np; i++)
+		for (i = 0; i < tk.np; i++)
 			fprintf(f, "%8" PRIu32 " %12" PRIu64 "  %s\n",
-			    pids[i].pid, pids[i].samples,
-			    pd_esc_str(pids[i].comm, eb, sizeof(eb)));
+			    tk.pids[i].pid, tk.pids[i].samples,
+			    pd_esc_str(tk.pids[i].comm, eb, sizeof(eb)));
 		fprintf(f, "\n%-16s %12s\n", "comm", "samples");
-		for (i = 0; i < nc; i++)
+		for (i = 0; i < tk.nc; i++)
 			fprintf(f, "%-16s %12" PRIu64 "\n",
-			    pd_esc_str(comms[i].comm, eb, sizeof(eb)),
-			    comms[i].samples);
-		if (st->thr_other > 0)
+			    pd_esc_str(tk.comms[i].comm, eb, sizeof(eb)),
+			    tk.comms[i].samples);
+		if (pd_threads_untracked(st->thr) > 0)
 			fprintf(f, "  %" PRIu64 " samples of threads past the "
 			    "first %u are not in these tables\n",
-			    st->thr_other, THREADS_MAX);
+			    pd_threads_untracked(st->thr), PD_THREADS_MAX);
 	}
 	if (g_top != NULL)
 		symtop_print(g_top, f, el, g_topn);
@@ -808,11 +581,11 @@ static void
 print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
 {
 	const struct pd_header_info *hi = &st->hi;
-	char names[2 * TOP_N][COMM_LEN + 12], buf[64];
-	struct top pids[TOP_N], comms[TOP_N];
+	char buf[64];
+	struct tasks tk;
 	uint64_t total, bytes;
 	const char *sep;
-	size_t i, np = 0, nc = 0;
+	size_t i;
 
 	fprintf(f, "{\n  \"input\": ");
 	json_str(f, st->input);
@@ -872,22 +645,22 @@ print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
 		sep = ",";
 	}
 	fprintf(f, "%s],\n", *sep ? "\n  " : "");
-	if (st->have_tid)
-		top_tasks(st, pids, &np, comms, &nc, names);
+	top_tasks(st, &tk);
 	fprintf(f, "  \"top_pids\": [");
-	for (i = 0; i < np; i++) {
+	for (i = 0; i < tk.np; i++) {
 		fprintf(f, "%s\n    {\"pid\": %" PRIu32 ", \"comm\": ",
-		    i ? "," : "", pids[i].pid);
-		json_str(f, pids[i].comm);
-		fprintf(f, ", \"samples\": %" PRIu64 "}", pids[i].samples);
+		    i ? "," : "", tk.pids[i].pid);
+		json_str(f, tk.pids[i].comm);
+		fprintf(f, ", \"samples\": %" PRIu64 "}", tk.pids[i].samples);
 	}
-	fprintf(f, "%s],\n  \"top_comms\": [", np ? "\n  " : "");
-	for (i = 0; i < nc; i++) {
+	fprintf(f, "%s],\n  \"top_comms\": [", tk.np ? "\n  " : "");
+	for (i = 0; i < tk.nc; i++) {
 		fprintf(f, "%s\n    {\"comm\": ", i ? "," : "");
-		json_str(f, comms[i].comm);
-		fprintf(f, ", \"samples\": %" PRIu64 "}", comms[i].samples);
+		json_str(f, tk.comms[i].comm);
+		fprintf(f, ", \"samples\": %" PRIu64 "}",
+		    tk.comms[i].samples);
 	}
-	fprintf(f, "%s],\n  \"header\": {", nc ? "\n  " : "");
+	fprintf(f, "%s],\n  \"header\": {", tk.nc ? "\n  " : "");
 	sep = "";
 	json_kv(f, "hostname", hi->hostname, &sep);
 	json_kv(f, "os_release", hi->osrelease, &sep);
@@ -992,7 +765,7 @@ stats_free(struct stats *st)
 {
 	free(st->ev);
 	free(st->cpu);
-	free(st->thr);
+	pd_threads_free(st->thr);
 }
 
 /*
@@ -1068,8 +841,11 @@ scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
 				    rec.offset, why);
 				return -1;
 			}
-		} else
-			do_record(st, el, &rec);
+		} else if (do_record(st, el, &rec) < 0) {
+			snprintf(st->error, sizeof(st->error), "offset 0x%"
+			    PRIx64 ": out of memory", rec.offset);
+			return -1;
+		}
 		if (g_top != NULL && symtop_record(g_top, el, &rec) < 0) {
 			snprintf(st->error, sizeof(st->error),
 			    "offset 0x%" PRIx64 ": out of memory for --top",
@@ -1255,6 +1031,10 @@ main(int argc, char **argv)
 			return PD_EXIT_DATA;
 		}
 		memset(&st, 0, sizeof(st));
+		if ((st.thr = pd_threads_new()) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
 		if (flame != NULL && flame_input(flame, pd_reader_evlist(rd)) <
 		    0) {
 			pd_warnx("out of memory");
@@ -1274,6 +1054,10 @@ main(int argc, char **argv)
 				status_start(&ss);
 		}
 		r = scan(rd, &st, tapped ? NULL : w, &ss);
+		if (pd_threads_end(st.thr) < 0 && r == 0) {
+			snprintf(st.error, sizeof(st.error), "out of memory");
+			r = -1;
+		}
 		if (flame != NULL && flame_input_end(flame) < 0 && r == 0) {
 			snprintf(st.error, sizeof(st.error), "out of memory "
 			    "for --flamegraph");
