@@ -7,6 +7,7 @@
 
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
 #include "pdstat/flame.h"
@@ -14,6 +15,8 @@
 
 struct names {
 	struct pd_syms	*sy;
+	struct pd_frame	*fr;		/* --top alone: a sample's frames */
+	size_t		 frcap;
 	struct pd_symq	*sq;
 	struct symtop	*top;
 	struct flame	*fl;
@@ -23,6 +26,35 @@ struct names {
 	char		 note[160];
 };
 
+/*
+ * --top alone names the sample's ip, and its frames too: the files its
+ * stack passes through are read as for the flame graph, so the notes
+ * about the ones that cannot be are the same either way.
+ */
+static int
+name_frames(struct names *nm, const struct pd_rec *rec,
+    const struct pd_sample *s)
+{
+	struct pd_symres res;
+	size_t i, n;
+
+	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
+	    s->callchain_nr : 1;
+	if (n > nm->frcap) {
+		struct pd_frame *f = realloc(nm->fr, n * sizeof(*f));
+
+		if (f == NULL)
+			return -1;
+		nm->fr = f;
+		nm->frcap = n;
+	}
+	n = pd_sample_frames(s, rec->misc, nm->fr, n);
+	for (i = 0; i < n; i++)
+		pd_syms_resolve(nm->sy, s->pid, nm->fr[i].cpumode,
+		    nm->fr[i].addr, &res);
+	return 0;
+}
+
 /* A sample come due, with the maps of its time (pd_symq_fn). */
 static void
 names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
@@ -30,7 +62,8 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 {
 	struct names *nm = ctx;
 
-	if (nm->top != NULL && symtop_sample(nm->top, nm->sy, ev, rec, s) < 0)
+	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
+	    s) < 0 || (nm->fl == NULL && name_frames(nm, rec, s) < 0)))
 		nm->oom = 1;
 	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
 		nm->oom = 1;
@@ -134,5 +167,6 @@ names_close(struct names *nm)
 	if (nm->fl != NULL)
 		flame_forget(nm->fl);
 	pd_syms_free(nm->sy);
+	free(nm->fr);
 	free(nm);
 }
