@@ -671,6 +671,7 @@ round_end(struct pd_threads *th)
 		th->tasks[i].n[c] = th->tasks[i].pn[c] = 0;
 	th->nother[c] = 0;
 	th->cur = c ^ 1;
+	unhot(th);	/* its lists change places */
 	th->hot.limit = th->hot.max_ts;
 	settle(th, prune_active(th));
 	return r;
