@@ -486,7 +486,8 @@ take_tasks(struct pd_threads *th, enum flush how, uint64_t half)
 		th->due[th->ndue++] = *t;
 	}
 	th->ntasks = k;
-	qsort(th->due, th->ndue, sizeof(*th->due), task_cmp);
+	if (th->ndue > 1)
+		qsort(th->due, th->ndue, sizeof(*th->due), task_cmp);
 	return 0;
 }
 
