@@ -34,6 +34,9 @@
 /* Bytes of lists kept by threads with nothing waiting, for reuse. */
 #define IDLE_BYTES_MAX	(8U << 20)
 
+/* The entries a thread's sample list starts with. */
+#define LIST_MIN	256
+
 /* Distinct comms kept; samples of further ones are counted apart. */
 #define NAMES_MAX	(1U << 16)
 
@@ -196,11 +199,14 @@ default_name(struct pd_threads *th, uint32_t tid)
 
 /* ----- threads ----- */
 
-/* The inline path takes the slow way for the next sample. */
+/* The inline path takes the slow way for the next samples. */
 static void
 unhot(struct pd_threads *th)
 {
-	th->hot.now = th->hot.later = &th->none;
+	unsigned i;
+
+	for (i = 0; i < PD_THREADS_LANES; i++)
+		th->hot.lane[i].now = th->hot.lane[i].later = &th->none;
 }
 
 static uint32_t
@@ -491,6 +497,24 @@ take_tasks(struct pd_threads *th, enum flush how, uint64_t half)
 	return 0;
 }
 
+/* Entries of v[0..n) before the key (kt, kn): earlier, or ahead in v. */
+static uint64_t
+list_before(const uint64_t *v, uint32_t n, uint64_t kt, uint32_t kn)
+{
+	uint64_t lt = 0, le = 0;
+	uint32_t i;
+
+	/* Without branches; entries at the very time are rare. */
+	for (i = 0; i < n; i++) {
+		lt += v[i] < kt;
+		le += v[i] <= kt;
+	}
+	if (le > lt)
+		for (i = 0; i < n && i < kn; i++)
+			lt += v[i] == kt;
+	return lt;
+}
+
 /*
  * The due samples of s that came before the key (kt, kn) of a task:
  * earlier, or at the same time and ahead of it in their list.
@@ -501,17 +525,17 @@ count_before(const struct pd_threads *th, const struct slot *s,
 {
 	const uint64_t *v;
 	uint64_t n = 0;
-	uint32_t i, m;
+	uint32_t i;
 	unsigned b;
 
+	if (how == FLUSH_ROUND)
+		return list_before(s->w[th->cur].time, s->w[th->cur].n, kt,
+		    kn[th->cur]);
 	for (b = 0; b < 2; b++) {
 		v = s->w[b].time;
-		m = s->w[b].n;
-		if (how == FLUSH_ROUND && b != th->cur)
-			continue;
-		for (i = 0; i < m; i++)
+		for (i = 0; i < s->w[b].n; i++)
 			n += (v[i] < kt || (v[i] == kt && i < kn[b])) &&
-			    (how == FLUSH_ROUND || due(th, how, half, b, v[i]));
+			    due(th, how, half, b, v[i]);
 	}
 	return n;
 }
@@ -580,6 +604,7 @@ take_rest(struct pd_threads *th, struct slot *s, enum flush how,
 static uint64_t
 prune_active(struct pd_threads *th)
 {
+	struct pd_threads_lane *ln;
 	uint64_t waiting = 0;
 	uint32_t i, n = 0;
 	unsigned b;
@@ -594,6 +619,10 @@ prune_active(struct pd_threads *th)
 			continue;
 		}
 		s->active = 0;
+		/* The inline path takes only the samples of active slots. */
+		ln = &th->hot.lane[s->tid % PD_THREADS_LANES];
+		if (ln->now == &s->w[0] || ln->now == &s->w[1])
+			ln->now = ln->later = &th->none;
 		sz = ((size_t)s->w[0].cap + s->w[1].cap) * sizeof(uint64_t);
 		if (th->idle_bytes + sz <= IDLE_BYTES_MAX) {
 			th->idle_bytes += sz;
@@ -611,6 +640,27 @@ prune_active(struct pd_threads *th)
 }
 
 /*
+ * Do the samples of t's thread before it need counting first? Not for
+ * the FORK of a new thread: the kernel writes it before the child runs,
+ * so none of the child's samples comes before it.
+ */
+static int
+counts_child(const struct pd_threads *th, const struct task *t)
+{
+	return t->type != PERF_RECORD_FORK || th->slots[t->slot].exists;
+}
+
+/* Does the FORK t find another process's thread under its parent's tid? */
+static int
+retires_parent(const struct pd_threads *th, const struct task *t)
+{
+	const struct slot *p = &th->slots[t->pslot];
+
+	return t->type == PERF_RECORD_FORK && p->exists &&
+	    p->pid != UINT32_MAX && p->pid != t->ppid;
+}
+
+/*
  * Delivers what is due, as perf's do_flush does. Samples change no
  * thread, so only those of the threads a task names need the order:
  * before each task (by time), the samples of its threads up to it are
@@ -624,15 +674,15 @@ flush(struct pd_threads *th, enum flush how, uint64_t half)
 	size_t i;
 	int r = 0;
 
-	unhot(th);	/* lists may go: the next sample looks */
 	if (take_tasks(th, how, half) < 0)
 		return -1;
 	for (i = 0; i < th->ndue && r == 0; i++) {
 		t = &th->due[i];
-		if (t->slot != NONE)
+		if (t->slot != NONE && counts_child(th, t))
 			catch_up(th, &th->slots[t->slot], how, half, t->time,
 			    t->n);
-		if (t->pslot != NONE)
+		/* A parent matters only when the FORK replaces it. */
+		if (t->pslot != NONE && retires_parent(th, t))
 			catch_up(th, &th->slots[t->pslot], how, half, t->time,
 			    t->pn);
 		r = apply(th, t);
@@ -672,7 +722,13 @@ round_end(struct pd_threads *th)
 		th->tasks[i].n[c] = th->tasks[i].pn[c] = 0;
 	th->nother[c] = 0;
 	th->cur = c ^ 1;
-	unhot(th);	/* its lists change places */
+	for (i = 0; i < PD_THREADS_LANES; i++) {
+		struct pd_threads_lane *ln = &th->hot.lane[i];
+		struct pd_threads_list *l = ln->now;
+
+		ln->now = ln->later;
+		ln->later = l;
+	}
 	th->hot.limit = th->hot.max_ts;
 	settle(th, prune_active(th));
 	return r;
@@ -817,6 +873,7 @@ int
 pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
     uint64_t time)
 {
+	struct pd_threads_lane *ln;
 	struct pd_threads_list *l;
 	struct slot *s;
 	size_t cap;
@@ -857,17 +914,19 @@ pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
 			s = &th->slots[k];
 			l = &s->w[queued(th, time)];
 		}
+		/* A thread that samples at all mostly takes many. */
 		cap = l->cap;
-		if (reserve(&l->time, &cap, (size_t)l->n + 1,
+		if (reserve(&l->time, &cap, (size_t)l->n + LIST_MIN,
 		    sizeof(*l->time)) < 0)
 			return -1;
 		th->list_bytes += (cap - l->cap) * sizeof(*l->time);
 		l->cap = (uint32_t)cap;
 	}
 	l->time[l->n++] = time;
-	th->hot.now = &s->w[th->cur];
-	th->hot.later = &s->w[th->cur ^ 1];
-	th->hot.tid = tid;
+	ln = &th->hot.lane[tid % PD_THREADS_LANES];
+	ln->tid = tid;
+	ln->now = &s->w[th->cur];
+	ln->later = &s->w[th->cur ^ 1];
 	return 0;
 }
 

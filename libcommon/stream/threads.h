@@ -79,23 +79,31 @@ size_t	pd_threads_top_comms(struct pd_threads *, struct pd_threads_row *,
 uint64_t	pd_threads_untracked(const struct pd_threads *);
 
 /*
- * What pd_threads_sample() touches for a sample of the same thread as
- * the one before, as pd_idmap_get() does for its map: the start of the
- * tracker, private otherwise. `now` and `later` are that thread's lists
- * of waiting sample times: those due at the next FINISHED_ROUND (time
- * <= limit) and those due at the one after; a full list (an empty one
- * of no room, when there is no last thread) takes the slow way.
+ * What pd_threads_sample() touches for a sample of a thread seen
+ * lately, as pd_idmap_get() does for its map: the start of the tracker,
+ * private otherwise. A lane per tid modulo PD_THREADS_LANES (the
+ * threads that run on the CPUs at one time, which time-sorted streams
+ * interleave) holds that thread's lists of waiting sample times: those
+ * due at the next FINISHED_ROUND (time <= limit) and those due at the
+ * one after. A full list (or an empty one of no room, in an unused
+ * lane) takes the slow way.
  */
+#define PD_THREADS_LANES	16
+
 struct pd_threads_list {
 	uint64_t	*time;
 	uint32_t	 n, cap;
 };
 
-struct pd_threads_hot {
-	struct pd_threads_list	*now, *later;
+struct pd_threads_lane {
 	uint32_t		 tid;
+	struct pd_threads_list	*now, *later;
+};
+
+struct pd_threads_hot {
 	uint64_t		 limit;		/* perf's next_flush */
 	uint64_t		 max_ts;	/* newest time queued; 0: none */
+	struct pd_threads_lane	 lane[PD_THREADS_LANES];
 };
 
 int	pd_threads_sample_slow(struct pd_threads *, uint32_t pid,
@@ -106,13 +114,14 @@ pd_threads_sample(struct pd_threads *th, uint32_t pid, uint32_t tid,
     uint64_t time)
 {
 	struct pd_threads_hot *h = (struct pd_threads_hot *)(void *)th;
+	struct pd_threads_lane *ln = &h->lane[tid % PD_THREADS_LANES];
 	struct pd_threads_list *l;
 
-	if (h->tid != tid || time - 1 >= UINT64_MAX - 1)
+	if (ln->tid != tid || time - 1 >= UINT64_MAX - 1)
 		return pd_threads_sample_slow(th, pid, tid, time);
 	if (time > h->max_ts)
 		h->max_ts = time;
-	l = time <= h->limit ? h->now : h->later;
+	l = time <= h->limit ? ln->now : ln->later;
 	if (l->n == l->cap)
 		return pd_threads_sample_slow(th, pid, tid, time);
 	l->time[l->n++] = time;
