@@ -106,12 +106,15 @@ static void
 note_time(struct stats *st, uint64_t t)
 {
 	/* perf-synthesized records carry 0 (or all ones): no time. */
-	if (t == 0 || t == UINT64_MAX)
+	if (t - 1 >= UINT64_MAX - 1)
 		return;
-	if (st->tmin == 0 || t < st->tmin)
-		st->tmin = t;
-	if (t > st->tmax)
+	/* Mostly later than all before; tmin is 0 only before the first. */
+	if (t > st->tmax) {
 		st->tmax = t;
+		if (st->tmin == 0)
+			st->tmin = t;
+	} else if (t < st->tmin)
+		st->tmin = t;
 }
 
 /* A sample's cpu. 0, or -1 when out of memory. */

@@ -31,7 +31,7 @@
  */
 #define WAIT_BYTES_MAX	(64U << 20)
 
-/* Bytes of lists kept by threads with nothing waiting, for reuse. */
+/* Bytes of lists kept from threads with nothing waiting, for reuse. */
 #define IDLE_BYTES_MAX	(8U << 20)
 
 /* The entries a thread's sample list starts with. */
@@ -96,8 +96,10 @@ struct pd_threads {
 
 	uint64_t	 nother[2];	/* other timed records waiting */
 	uint32_t	 seq;
-	size_t		 list_bytes;	/* of every slot's lists */
-	size_t		 idle_bytes;	/* of the inactive ones' */
+	size_t		 list_bytes;	/* of every list, spares too */
+	struct pd_threads_list *spare;	/* lists of idle slots, for reuse */
+	size_t		 nspare, capspare;
+	size_t		 spare_bytes;
 
 	uint32_t	*active;	/* slots with samples waiting */
 	uint32_t	 nactive;
@@ -420,6 +422,9 @@ pd_threads_free(struct pd_threads *th)
 		free(th->slots[i].w[0].time);
 		free(th->slots[i].w[1].time);
 	}
+	for (i = 0; i < th->nspare; i++)
+		free(th->spare[i].time);
+	free(th->spare);
 	for (i = 0; i < th->namecap; i++)
 		free(th->names[i]);
 	free(th->names);
@@ -597,9 +602,30 @@ take_rest(struct pd_threads *th, struct slot *s, enum flush how,
 		count(s, s->spid, n);
 }
 
+/* An emptied list goes to the spares, or is freed past IDLE_BYTES_MAX. */
+static void
+list_spare(struct pd_threads *th, struct pd_threads_list *l)
+{
+	size_t sz = (size_t)l->cap * sizeof(*l->time);
+
+	if (l->cap == 0)
+		return;
+	if (th->spare_bytes + sz <= IDLE_BYTES_MAX &&
+	    reserve(&th->spare, &th->capspare, th->nspare + 1,
+	    sizeof(*l)) == 0) {
+		th->spare[th->nspare++] = *l;
+		th->spare_bytes += sz;
+	} else {
+		free(l->time);
+		th->list_bytes -= sz;
+	}
+	l->time = NULL;
+	l->n = l->cap = 0;
+}
+
 /*
- * Keeps the slots with samples waiting; the others keep their lists
- * for reuse while IDLE_BYTES_MAX allows. Returns the samples waiting.
+ * Keeps the slots with samples waiting; the others' lists go to the
+ * spares, for the next threads. Returns the samples waiting.
  */
 static uint64_t
 prune_active(struct pd_threads *th)
@@ -607,8 +633,6 @@ prune_active(struct pd_threads *th)
 	struct pd_threads_lane *ln;
 	uint64_t waiting = 0;
 	uint32_t i, n = 0;
-	unsigned b;
-	size_t sz;
 
 	for (i = 0; i < th->nactive; i++) {
 		struct slot *s = &th->slots[th->active[i]];
@@ -623,17 +647,8 @@ prune_active(struct pd_threads *th)
 		ln = &th->hot.lane[s->tid % PD_THREADS_LANES];
 		if (ln->now == &s->w[0] || ln->now == &s->w[1])
 			ln->now = ln->later = &th->none;
-		sz = ((size_t)s->w[0].cap + s->w[1].cap) * sizeof(uint64_t);
-		if (th->idle_bytes + sz <= IDLE_BYTES_MAX) {
-			th->idle_bytes += sz;
-			continue;
-		}
-		th->list_bytes -= sz;
-		for (b = 0; b < 2; b++) {
-			free(s->w[b].time);
-			s->w[b].time = NULL;
-			s->w[b].cap = 0;
-		}
+		list_spare(th, &s->w[0]);
+		list_spare(th, &s->w[1]);
 	}
 	th->nactive = n;
 	return waiting;
@@ -900,8 +915,6 @@ pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
 			return -1;
 		s->active = 1;
 		th->active[th->nactive++] = k;
-		th->idle_bytes -= ((size_t)s->w[0].cap + s->w[1].cap) *
-		    sizeof(uint64_t);
 	}
 	/* perf makes the thread with the pid of its first sample. */
 	if (s->w[0].n + s->w[1].n == 0)
@@ -914,6 +927,11 @@ pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
 			s = &th->slots[k];
 			l = &s->w[queued(th, time)];
 		}
+		if (l->cap == 0 && th->nspare > 0) {
+			*l = th->spare[--th->nspare];
+			th->spare_bytes -= (size_t)l->cap * sizeof(*l->time);
+			goto add;
+		}
 		/* A thread that samples at all mostly takes many. */
 		cap = l->cap;
 		if (reserve(&l->time, &cap, (size_t)l->n + LIST_MIN,
@@ -922,6 +940,7 @@ pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
 		th->list_bytes += (cap - l->cap) * sizeof(*l->time);
 		l->cap = (uint32_t)cap;
 	}
+add:
 	l->time[l->n++] = time;
 	ln = &th->hot.lane[tid % PD_THREADS_LANES];
 	ln->tid = tid;
