@@ -116,23 +116,23 @@ struct pd_threads {
 	uint64_t	 untracked;
 };
 
-/* Grows *v (of *cap elements of size sz) to hold n. 0, or -1. */
-static int
-reserve(void *v, size_t *cap, size_t n, size_t sz)
+/*
+ * The array p of *cap elements of size sz, grown to hold n: p itself
+ * when it has room, else moved (*cap updated), or NULL when out of
+ * memory (p still valid).
+ */
+static void *
+grown(void *p, size_t *cap, size_t n, size_t sz)
 {
-	void **p = v;
 	size_t ncap = *cap ? *cap : 16;
-	void *nv;
 
 	if (n <= *cap)
-		return 0;
+		return p;
 	while (ncap < n)
 		ncap *= 2;
-	if ((nv = realloc(*p, ncap * sz)) == NULL)
-		return -1;
-	*p = nv;
-	*cap = ncap;
-	return 0;
+	if ((p = realloc(p, ncap * sz)) != NULL)
+		*cap = ncap;
+	return p;
 }
 
 /* ----- names ----- */
@@ -249,6 +249,7 @@ hash_grow(struct pd_threads *th)
 static uint32_t
 slot_get(struct pd_threads *th, uint32_t tid)
 {
+	void *g;
 	uint32_t k = slot_find(th, tid);
 	size_t i, mask;
 	struct slot *s;
@@ -260,9 +261,10 @@ slot_get(struct pd_threads *th, uint32_t tid)
 	if ((th->nslots + 1) * 2 > th->hcap && hash_grow(th) < 0)
 		return NONE;
 	if (th->nslots == th->capslots) {
-		if (reserve(&th->slots, &th->capslots, th->nslots + 1,
-		    sizeof(*s)) < 0)
+		if ((g = grown(th->slots, &th->capslots, th->nslots + 1,
+		    sizeof(*s))) == NULL)
 			return NONE;
+		th->slots = g;
 		unhot(th);	/* the slots moved */
 	}
 	k = th->nslots++;
@@ -312,13 +314,15 @@ fold(struct pd_threads *th, struct slot *s)
 static int
 retire(struct pd_threads *th, struct slot *s)
 {
+	void *g;
 	if (!s->exists)
 		return 0;
 	fold(th, s);
 	if (s->samples > 0) {
-		if (reserve(&th->gone, &th->capgone, th->ngone + 1,
-		    sizeof(*th->gone)) < 0)
+		if ((g = grown(th->gone, &th->capgone, th->ngone + 1,
+		    sizeof(*th->gone))) == NULL)
 			return -1;
+		th->gone = g;
 		th->gone[th->ngone].pid = s->pid;
 		th->gone[th->ngone++].samples = s->samples;
 	}
@@ -481,6 +485,7 @@ task_cmp(const void *a, const void *b)
 static int
 take_tasks(struct pd_threads *th, enum flush how, uint64_t half)
 {
+	void *g;
 	size_t i, k = 0;
 
 	th->ndue = 0;
@@ -491,9 +496,10 @@ take_tasks(struct pd_threads *th, enum flush how, uint64_t half)
 			th->tasks[k++] = *t;
 			continue;
 		}
-		if (reserve(&th->due, &th->capdue, th->ndue + 1,
-		    sizeof(*t)) < 0)
+		if ((g = grown(th->due, &th->capdue, th->ndue + 1,
+		    sizeof(*t))) == NULL)
 			return -1;
+		th->due = g;
 		th->due[th->ndue++] = *t;
 	}
 	th->ntasks = k;
@@ -607,12 +613,13 @@ static void
 list_spare(struct pd_threads *th, struct pd_threads_list *l)
 {
 	size_t sz = (size_t)l->cap * sizeof(*l->time);
+	void *g = NULL;
 
 	if (l->cap == 0)
 		return;
-	if (th->spare_bytes + sz <= IDLE_BYTES_MAX &&
-	    reserve(&th->spare, &th->capspare, th->nspare + 1,
-	    sizeof(*l)) == 0) {
+	if (th->spare_bytes + sz <= IDLE_BYTES_MAX && (g = grown(th->spare,
+	    &th->capspare, th->nspare + 1, sizeof(*l))) != NULL) {
+		th->spare = g;
 		th->spare[th->nspare++] = *l;
 		th->spare_bytes += sz;
 	} else {
@@ -759,6 +766,7 @@ round_end(struct pd_threads *th)
 static int
 flush_half(struct pd_threads *th)
 {
+	void *g;
 	uint64_t first = UINT64_MAX, half;
 	uint32_t i, j;
 	unsigned b, c = th->cur, nb = c ^ 1;
@@ -793,9 +801,10 @@ flush_half(struct pd_threads *th)
 		if (from->n == 0)
 			continue;
 		cap = to->cap;
-		if (reserve(&to->time, &cap, (size_t)to->n + from->n,
-		    sizeof(*to->time)) < 0)
+		if ((g = grown(to->time, &cap, (size_t)to->n + from->n,
+		    sizeof(*to->time))) == NULL)
 			return -1;
+		to->time = g;
 		th->list_bytes += (cap - to->cap) * sizeof(*to->time);
 		to->cap = (uint32_t)cap;
 		memcpy(to->time + to->n, from->time, from->n *
@@ -843,6 +852,7 @@ int
 pd_threads_record(struct pd_threads *th, const struct pd_rec *rec,
     uint64_t time)
 {
+	void *g;
 	struct task t;
 	const struct slot *s;
 	int timed = time != 0 && time != UINT64_MAX;
@@ -872,9 +882,10 @@ pd_threads_record(struct pd_threads *th, const struct pd_rec *rec,
 		t.pn[0] = s->w[0].n;
 		t.pn[1] = s->w[1].n;
 	}
-	if (reserve(&th->tasks, &th->captasks, th->ntasks + 1,
-	    sizeof(t)) < 0)
+	if ((g = grown(th->tasks, &th->captasks, th->ntasks + 1,
+	    sizeof(t))) == NULL)
 		return -1;
+	th->tasks = g;
 	th->tasks[th->ntasks++] = t;
 	return 0;
 }
@@ -888,6 +899,7 @@ int
 pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
     uint64_t time)
 {
+	void *g;
 	struct pd_threads_lane *ln;
 	struct pd_threads_list *l;
 	struct slot *s;
@@ -910,9 +922,10 @@ pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
 		return 0;
 	}
 	if (!s->active) {
-		if (reserve(&th->active, &th->capactive, th->nactive + 1,
-		    sizeof(*th->active)) < 0)
+		if ((g = grown(th->active, &th->capactive, th->nactive + 1,
+		    sizeof(*th->active))) == NULL)
 			return -1;
+		th->active = g;
 		s->active = 1;
 		th->active[th->nactive++] = k;
 	}
@@ -934,9 +947,10 @@ pd_threads_sample_slow(struct pd_threads *th, uint32_t pid, uint32_t tid,
 		}
 		/* A thread that samples at all mostly takes many. */
 		cap = l->cap;
-		if (reserve(&l->time, &cap, (size_t)l->n + LIST_MIN,
-		    sizeof(*l->time)) < 0)
+		if ((g = grown(l->time, &cap, (size_t)l->n + LIST_MIN,
+		    sizeof(*l->time))) == NULL)
 			return -1;
+		l->time = g;
 		th->list_bytes += (cap - l->cap) * sizeof(*l->time);
 		l->cap = (uint32_t)cap;
 	}
