@@ -28,7 +28,6 @@
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/stacks.h"
 #include "libcommon/sym/symbols.h"
-#include "libcommon/sym/symq.h"
 
 #define WIDTH		1200	/* px, the image */
 #define XPAD		10	/* px, left and right */
@@ -540,30 +539,21 @@ out:
 /* ----- the samples of a run, folded ----- */
 
 /*
- * Samples are named at their own time through the symbol queue, as
- * pddump --folded and perf script name them.
+ * Samples are named at their own time (names.h), as pddump --folded
+ * and perf script name them.
  */
 #define MAX_FRAMES	1024
 
 struct flame {
 	struct pd_fold		*fold;
-	struct pd_syms		*sy;
-	struct pd_symq		*sq;
-	int			 oom;		/* the fold ran out of memory */
-	const struct pd_evlist	*el;
-	struct pd_syms_opts	 so;
 	uint64_t		 samples;
-	uint64_t		 bad;		/* samples that do not parse */
-	int			 notes;		/* flame_note's progress */
 	int			 ev_idx;	/* evname's event, or -1 */
 	char			 evname[256];
-	char			 note[160];
-	unsigned long		 sym_bad;	/* records syms refused */
 	struct pd_frame		 fr[MAX_FRAMES];
 };
 
 struct flame *
-flame_new(const char *kallsyms)
+flame_new(void)
 {
 	struct flame *fl = calloc(1, sizeof(*fl));
 
@@ -573,20 +563,8 @@ flame_new(const char *kallsyms)
 		free(fl);
 		return NULL;
 	}
-	fl->so.kallsyms = kallsyms;
 	fl->ev_idx = -1;
 	return fl;
-}
-
-/* The symbols of the last input go; the stacks stay. */
-static void
-input_free(struct flame *fl)
-{
-	pd_symq_free(fl->sq);
-	fl->sq = NULL;
-	pd_fold_forget(fl->fold);
-	pd_syms_free(fl->sy);
-	fl->sy = NULL;
 }
 
 void
@@ -594,17 +572,26 @@ flame_free(struct flame *fl)
 {
 	if (fl == NULL)
 		return;
-	input_free(fl);
 	pd_fold_free(fl->fold);
 	free(fl);
 }
 
-/* A sample come due, with the maps of its time (pd_symq_fn). */
-static void
-flame_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
-    const struct pd_sample *s)
+void
+flame_input(struct flame *fl)
 {
-	struct flame *fl = ctx;
+	fl->ev_idx = -1;
+}
+
+void
+flame_forget(struct flame *fl)
+{
+	pd_fold_forget(fl->fold);
+}
+
+int
+flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
+    const struct pd_rec *rec, const struct pd_sample *s)
+{
 	size_t n;
 
 	if (ev->idx != fl->ev_idx) {
@@ -617,90 +604,15 @@ flame_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 		fl->ev_idx = ev->idx;
 	}
 	n = pd_sample_frames(s, rec->misc, fl->fr, MAX_FRAMES);
-	switch (pd_fold_add_frames(fl->fold, fl->sy, fl->evname, s->pid,
+	switch (pd_fold_add_frames(fl->fold, sy, fl->evname, s->pid,
 	    s->tid, fl->fr, n, s->type & PERF_SAMPLE_PERIOD ? s->period :
 	    ev->attr.sample_period)) {
 	case -1:
-		fl->oom = 1;
-		break;
+		return -1;
 	case 1:
 		fl->samples++;
 	}
-}
-
-int
-flame_input(struct flame *fl, const struct pd_evlist *el)
-{
-	input_free(fl);
-	if ((fl->sy = pd_syms_new(&fl->so)) == NULL ||
-	    (fl->sq = pd_symq_new(fl->sy, el)) == NULL)
-		return -1;
-	pd_symq_set_sample_fn(fl->sq, flame_sample, fl);
-	fl->el = el;
-	fl->ev_idx = -1;
-	fl->bad = fl->sym_bad = 0;
-	fl->notes = 0;
 	return 0;
-}
-
-/* The records the queue is done with: only bad samples are counted. */
-static int
-drain(struct flame *fl)
-{
-	const struct pd_symq_res *res;
-	struct pd_rec rec;
-
-	while (pd_symq_next(fl->sq, &rec, &res) > 0)
-		if (res != NULL && res->bad)
-			fl->bad++;
-	return fl->oom ? -1 : 0;
-}
-
-int
-flame_record(struct flame *fl, const struct pd_rec *rec)
-{
-	if (pd_symq_push(fl->sq, rec) < 0)
-		return -1;
-	return drain(fl);
-}
-
-int
-flame_input_end(struct flame *fl)
-{
-	pd_symq_flush(fl->sq);
-	fl->sym_bad = pd_symq_bad(fl->sq);
-	return drain(fl);
-}
-
-const char *
-flame_note(struct flame *fl)
-{
-	const char *note;
-	unsigned long n;
-
-	if (fl->sy == NULL)
-		return NULL;
-	if (fl->notes == 0 && (note = pd_syms_next_note(fl->sy)) != NULL)
-		return note;
-	if (fl->notes == 0) {
-		fl->notes = 1;
-		if ((n = fl->sym_bad) > 0) {
-			snprintf(fl->note, sizeof(fl->note), "%lu process or "
-			    "map record%s not usable for symbols", n,
-			    n > 1 ? "s were" : " was");
-			return fl->note;
-		}
-	}
-	if (fl->notes == 1) {
-		fl->notes = 2;
-		if (fl->bad > 0) {
-			snprintf(fl->note, sizeof(fl->note), "%" PRIu64
-			    " sample%s of no known layout left out of the "
-			    "flame graph", fl->bad, fl->bad > 1 ? "s" : "");
-			return fl->note;
-		}
-	}
-	return NULL;
 }
 
 uint64_t

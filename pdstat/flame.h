@@ -9,9 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
+struct pd_sample;
 struct pd_stacks;
+struct pd_syms;
 
 struct flame_opts {
 	const char	*title;		/* the first line at the top */
@@ -33,31 +35,23 @@ int	flame_svg(FILE *f, struct pd_stacks *st, const struct flame_opts *o);
  */
 struct flame;
 
-/* A new one; kallsyms as --kallsyms gives it (NULL: the default). */
-struct flame	*flame_new(const char *kallsyms);
+/* A new one, or NULL when out of memory. */
+struct flame	*flame_new(void);
 void		 flame_free(struct flame *);
 
-/*
- * Starts an input whose attrs are `el`: a symbolizer of its own. 0, or
- * -1 (out of memory).
- */
-int	flame_input(struct flame *, const struct pd_evlist *el);
+/* Starts an input. */
+void	flame_input(struct flame *);
 
 /*
- * Every record of the input, in order: process and map records teach
- * the symbolizer and samples are folded, both in time order (one
- * round late, as perf script). 0, or -1 when out of memory.
+ * A sample of ev, its frames named through sy as it stands (at the
+ * sample's time: names.h). 0, or -1 when out of memory.
  */
-int	flame_record(struct flame *, const struct pd_rec *);
+int	flame_sample(struct flame *, struct pd_syms *sy,
+	    const struct pd_evsel *ev, const struct pd_rec *rec,
+	    const struct pd_sample *s);
 
-/* Ends an input: anything held back is folded. 0, or -1. */
-int	flame_input_end(struct flame *);
-
-/*
- * Then the input's notes: the symbolizer's and the counts of what was
- * left out, as lines for stderr, one per call (NULL: no more).
- */
-const char	*flame_note(struct flame *);
+/* Before the input's sy goes: the fold forgets the names it kept. */
+void	flame_forget(struct flame *);
 
 /* The samples folded, and the name of the event they are of. */
 uint64_t	 flame_samples(const struct flame *);

@@ -2,36 +2,34 @@
 /*
  * pdstat: what is in a perf.data stream, at a glance (a table like
  * `perf report --stats`, or JSON), or live while it passes through (-p).
+ * The counts are stats.c's, the summary print.c's; --top and
+ * --flamegraph name the samples through one symbolizer (names.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "libcommon/stream/esc.h"
-#include "libcommon/stream/evlist.h"
-#include "libcommon/stream/feature.h"
-#include "libcommon/stream/idmap.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
-#include "libcommon/stream/perf.h"
+#include "libcommon/stream/esc.h"
+#include "libcommon/stream/feature.h"
 #include "libcommon/stream/reader.h"
-#include "libcommon/stream/sample.h"
-#include "libcommon/stream/samplehead.h"
-#include "libcommon/sym/symbols.h"
-#include "libcommon/stream/utf8.h"
+#include "libcommon/stream/record.h"
 #include "libcommon/stream/writer.h"
+#include "libcommon/sym/symbols.h"
 #include "pdstat/flame.h"
+#include "pdstat/names.h"
+#include "pdstat/print.h"
+#include "pdstat/stats.h"
+#include "pdstat/status.h"
 #include "pdstat/tap.h"
 #include "pdstat/top.h"
+
 
 static const char usage_line[] =
     "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
@@ -70,1051 +68,16 @@ usage(FILE *f, int status)
 	exit(status);
 }
 
-/*
- * Record types below TYPES_MAX are counted in arrays; the few others
- * (simpleperf's private records, garbage) in a short list whose last
- * slot takes whatever does not fit.
- */
-#define TYPES_MAX	128
-#define HIGH_MAX	16
-
-struct typetab {
-	uint64_t	count[TYPES_MAX];
-	uint64_t	bytes[TYPES_MAX];
-	uint32_t	htype[HIGH_MAX];
-	uint64_t	hcount[HIGH_MAX];
-	uint64_t	hbytes[HIGH_MAX];
-	unsigned	nhigh;
+struct opts {
+	int		 json, pass, by_dso;
+	size_t		 topn;		/* --top N; 0: none */
+	const char	*flamepath;
+	struct pd_syms_opts so;
 };
 
-/* Per-thread sample counts; bounded, the rest goes to `other`. */
-#define THREADS_MAX	(1U << 15)
-#define COMM_LEN	16
-
-struct thread {
-	uint32_t	tid, pid;
-	uint64_t	samples;
-	char		comm[COMM_LEN];
-	unsigned char	used, has_comm;
-};
-
-#define CPUS_MAX	(1U << 14)
-
-struct evstat {
-	uint64_t	samples, period, lost;
-};
-
-struct stats {
-	const char	*input;
-	int		 file_mode, swapped;
-	struct typetab	 recs;		/* records of the stream */
-	struct typetab	 synth;		/* from a file header */
-	uint64_t	 inner_count;	/* records inside COMPRESSED* */
-	uint64_t	 inner_bytes;
-	uint64_t	 zcount;	/* COMPRESSED* records themselves */
-	uint64_t	 zbytes;
-	uint64_t	 payload_bytes;
-	uint64_t	 stream_bytes;	/* the input as a pipe stream */
-
-	struct evstat	*ev;
-	size_t		 nev;
-	uint64_t	 samples;
-	uint64_t	 unknown_id;	/* samples of no known event */
-
-	uint64_t	 lost, lost_samples;
-	uint64_t	 tmin, tmax;
-
-	uint64_t	*cpu;
-	size_t		 ncpu;
-	uint64_t	 cpu_other;	/* cpu numbers >= CPUS_MAX */
-	int		 have_cpu;
-
-	struct thread	*thr;
-	struct thread	*thr_last;	/* the last sample's thread */
-	size_t		 thr_cap, thr_n;
-	uint64_t	 thr_seed;	/* tids come from the stream */
-	uint64_t	 thr_other;	/* samples past THREADS_MAX */
-	int		 have_tid;
-
-	struct pd_header_info hi;
-	unsigned	 left_out;	/* file sections a stream cannot carry */
-	const char	*left_out_last;
-	unsigned	 inexact;	/* foreign records converted in part */
-	const char	*inexact_last;
-	int		 complete;
-	char		 error[320];
-};
-
-/* --top: the symbol table of the current input, and its size. */
-static struct symtop	*g_top;
-static size_t		 g_topn;
-
-/* --flamegraph: the samples of every input, folded. */
-static struct flame *flame;
-
-/* The live status line (-p on a terminal). */
-static volatile sig_atomic_t tick;
-
-static void
-on_alarm(int sig)
-{
-	(void)sig;
-	tick = 1;
-}
-
-static void
-type_add(struct typetab *t, uint32_t type, uint64_t bytes)
-{
-	unsigned i;
-
-	if (type < TYPES_MAX) {
-		t->count[type]++;
-		t->bytes[type] += bytes;
-		return;
-	}
-	for (i = 0; i < t->nhigh && t->htype[i] != type; i++)
-		;
-	if (i == t->nhigh) {
-		if (t->nhigh < HIGH_MAX)
-			t->nhigh++;
-		i = t->nhigh - 1;	/* the last slot is shared when full */
-		if (t->hcount[i] == 0)
-			t->htype[i] = type;
-	}
-	t->hcount[i]++;
-	t->hbytes[i] += bytes;
-}
-
-static uint64_t
-type_total(const struct typetab *t, uint64_t *bytes)
-{
-	uint64_t n = 0, b = 0;
-	unsigned i;
-
-	for (i = 0; i < TYPES_MAX; i++) {
-		n += t->count[i];
-		b += t->bytes[i];
-	}
-	for (i = 0; i < t->nhigh; i++) {
-		n += t->hcount[i];
-		b += t->hbytes[i];
-	}
-	*bytes = b;
-	return n;
-}
-
-static const char *
-type_name(uint32_t type, char *buf, size_t len)
-{
-	const char *n = pd_rec_name(type);
-
-	if (n != NULL)
-		return n;
-	snprintf(buf, len, "TYPE_%" PRIu32, type);
-	return buf;
-}
-
-static size_t
-thr_slot(const struct stats *st, uint32_t tid)
-{
-	size_t h = pd_idmap_mix(tid, st->thr_seed) & (st->thr_cap - 1);
-
-	while (st->thr[h].used && st->thr[h].tid != tid)
-		h = (h + 1) & (st->thr_cap - 1);
-	return h;
-}
-
-/* The entry for tid, made if need be; NULL when the table is full. */
-static struct thread *
-thr_get(struct stats *st, uint32_t tid)
-{
-	struct thread *t;
-	size_t h, i;
-
-	if (st->thr_cap > 0) {
-		h = thr_slot(st, tid);
-		if (st->thr[h].used)
-			return &st->thr[h];
-	}
-	if (st->thr_n >= THREADS_MAX)
-		return NULL;
-	if ((st->thr_n + 1) * 2 > st->thr_cap) {
-		struct thread *old = st->thr;
-		size_t ocap = st->thr_cap;
-
-		st->thr_last = NULL;
-		st->thr_cap = ocap ? ocap * 2 : 1024;
-		if (ocap == 0)
-			st->thr_seed = pd_idmap_seed();
-		if ((st->thr = calloc(st->thr_cap, sizeof(*t))) == NULL) {
-			st->thr = old;
-			st->thr_cap = ocap;
-			return NULL;
-		}
-		for (i = 0; i < ocap; i++)
-			if (old[i].used)
-				st->thr[thr_slot(st, old[i].tid)] = old[i];
-		free(old);
-	}
-	h = thr_slot(st, tid);
-	t = &st->thr[h];
-	t->used = 1;
-	t->tid = tid;
-	t->pid = tid;
-	st->thr_n++;
-	return t;
-}
-
-static void
-set_comm(struct thread *t, const char *s, size_t max)
-{
-	size_t n = strnlen(s, max < COMM_LEN - 1 ? max : COMM_LEN - 1);
-
-	memcpy(t->comm, s, n);
-	t->comm[n] = '\0';
-	t->has_comm = 1;
-}
-
-/* COMM: u32 pid, u32 tid, char comm[]; FORK: pid, ppid, tid, ptid. */
-static void
-track_task(struct stats *st, const struct pd_rec *rec)
-{
-	const unsigned char *p = rec->data;
-	struct thread *t, *parent;
-
-	if (rec->type == PERF_RECORD_COMM && rec->size > 16) {
-		if ((t = thr_get(st, pd_get_u32(p + 12))) == NULL)
-			return;
-		t->pid = pd_get_u32(p + 8);
-		set_comm(t, (const char *)p + 16, rec->size - 16);
-	} else if (rec->type == PERF_RECORD_FORK && rec->size >= 24) {
-		uint32_t ptid = pd_get_u32(p + 20);
-		char comm[COMM_LEN];
-		int has;
-
-		/* A new thread has its parent's name until it execs. */
-		parent = st->thr_cap ? &st->thr[thr_slot(st, ptid)] : NULL;
-		has = parent != NULL && parent->used && parent->has_comm;
-		if (has)
-			memcpy(comm, parent->comm, COMM_LEN);
-		if ((t = thr_get(st, pd_get_u32(p + 16))) == NULL)
-			return;
-		t->pid = pd_get_u32(p + 8);
-		if (has && !t->has_comm)
-			set_comm(t, comm, COMM_LEN);
-	}
-}
-
+/* Parses the options into o; returns how many argv words they took. */
 static int
-grow_events(struct stats *st, size_t n)
-{
-	struct evstat *e;
-
-	if (n <= st->nev)
-		return 0;
-	if ((e = realloc(st->ev, n * sizeof(*e))) == NULL)
-		return -1;
-	memset(e + st->nev, 0, (n - st->nev) * sizeof(*e));
-	st->ev = e;
-	st->nev = n;
-	return 0;
-}
-
-static void
-note_time(struct stats *st, uint64_t t)
-{
-	/* perf-synthesized records carry 0 (or all ones): no time. */
-	if (t == 0 || t == UINT64_MAX)
-		return;
-	if (st->tmin == 0 || t < st->tmin)
-		st->tmin = t;
-	if (t > st->tmax)
-		st->tmax = t;
-}
-
-/*
- * A SAMPLE: its event, period, cpu, time and thread, read from the head
- * of the sample by the event's layout (samplehead.h): a stream of
- * millions of samples is summed without walking callchains and stacks,
- * or even the fields it does not need. A sample too short for its head
- * is bad data.
- */
-static int
-do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
-    const char **why)
-{
-	struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
-	const struct pd_sample_layout *l;
-	struct evstat *e;
-	struct thread *t;
-	uint32_t cpu, tid;
-
-	st->samples++;
-	if (ev == NULL) {
-		st->unknown_id++;
-		return 0;
-	}
-	if ((size_t)ev->idx >= st->nev && grow_events(st, el->n) < 0) {
-		*why = "out of memory";
-		return -1;
-	}
-	e = &st->ev[ev->idx];
-	e->samples++;
-	l = &ev->head;
-	if (pd_sample_head_check(l, rec, why) < 0)
-		return -1;
-	e->period += l->period != PD_HEAD_NONE ?
-	    pd_head_u64(rec, l->period) : ev->attr.sample_period;
-	if (l->time != PD_HEAD_NONE)
-		note_time(st, pd_head_u64(rec, l->time));
-	if (l->cpu != PD_HEAD_NONE) {
-		st->have_cpu = 1;
-		cpu = pd_head_u32(rec, l->cpu, 0);
-		if (cpu >= CPUS_MAX) {
-			st->cpu_other++;
-		} else {
-			if (cpu >= st->ncpu) {
-				size_t n = cpu + 1 > 64 ? cpu + 1 : 64;
-				uint64_t *c = realloc(st->cpu, n * sizeof(*c));
-
-				if (c == NULL) {
-					*why = "out of memory";
-					return -1;
-				}
-				memset(c + st->ncpu, 0,
-				    (n - st->ncpu) * sizeof(*c));
-				st->cpu = c;
-				st->ncpu = n;
-			}
-			st->cpu[cpu]++;
-		}
-	}
-	if (l->tid != PD_HEAD_NONE) {
-		st->have_tid = 1;
-		tid = pd_head_u32(rec, l->tid, 4);
-		t = st->thr_last;
-		if (t == NULL || t->tid != tid)
-			t = st->thr_last = thr_get(st, tid);
-		if (t == NULL) {
-			st->thr_other++;
-		} else {
-			t->samples++;
-			t->pid = pd_head_u32(rec, l->tid, 0);
-		}
-	}
-	return 0;
-}
-
-/* Everything but the sample itself; never fails. */
-static void
-do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
-{
-	struct pd_evsel *ev;
-	uint64_t n;
-
-	switch (rec->type) {
-	case PERF_RECORD_LOST:
-		if (rec->size < 24)
-			break;
-		n = pd_get_u64(rec->data + 16);
-		st->lost += n;
-		ev = pd_evlist_by_id(el, pd_get_u64(rec->data + 8));
-		if (ev == NULL)
-			ev = pd_evlist_for_rec(el, rec);
-		if (ev != NULL && grow_events(st, el->n) == 0)
-			st->ev[ev->idx].lost += n;
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		if (rec->size < 16)
-			break;
-		n = pd_get_u64(rec->data + 8);
-		st->lost_samples += n;
-		ev = pd_evlist_for_rec(el, rec);
-		if (ev != NULL && grow_events(st, el->n) == 0)
-			st->ev[ev->idx].lost += n;
-		break;
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-		track_task(st, rec);
-		break;
-	case PD_RECORD_HEADER_FEATURE:
-		/* A malformed fact is left out; it is not the data. */
-		(void)pd_header_info_update(&st->hi, rec);
-		break;
-	}
-	if (pd_rec_is_kernel(rec->type) && el->n > 0 &&
-	    (ev = pd_evlist_for_rec(el, rec)) != NULL)
-		note_time(st, pd_sample_rec_time(ev, rec));
-}
-
-/* ----- the summary ----- */
-
-static void
-fmt_time(char *buf, size_t len, uint64_t ns)
-{
-	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ns / 1000000000,
-	    ns % 1000000000);
-}
-
-struct top {
-	const char	*comm;
-	uint32_t	 pid;
-	uint64_t	 samples;
-};
-
-static int
-top_cmp(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
-	if (x->comm != NULL && y->comm != NULL && strcmp(x->comm, y->comm))
-		return strcmp(x->comm, y->comm);
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static int
-pid_cmp(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-static int
-comm_cmp(const void *a, const void *b)
-{
-	const struct top *x = a, *y = b;
-
-	return strcmp(x->comm, y->comm);
-}
-
-static const char *
-thread_comm(const struct thread *t, char *buf, size_t len)
-{
-	if (t->has_comm)
-		return t->comm;
-	if (t->tid == 0)
-		return "swapper";	/* perf's name for the idle task */
-	snprintf(buf, len, ":%" PRIu32, t->tid);
-	return buf;
-}
-
-/*
- * The top TOP_N processes and names by samples. Names are each thread's
- * last COMM (or its parent's, from FORK); a process is named after its
- * main thread. *np and *nc get the number of entries filled.
- */
-#define TOP_N	10
-
-static void
-top_tasks(const struct stats *st, struct top *pids, size_t *np,
-    struct top *comms, size_t *nc, char names[][COMM_LEN + 12])
-{
-	struct top *all;
-	size_t i, j, n = 0;
-
-	*np = *nc = 0;
-	if (st->thr_n == 0 || (all = calloc(st->thr_n, sizeof(*all))) == NULL)
-		return;
-	/* Processes: sum the threads of each pid. */
-	for (i = 0; i < st->thr_cap; i++) {
-		const struct thread *t = &st->thr[i];
-
-		if (!t->used || t->samples == 0)
-			continue;
-		all[n].pid = t->pid;
-		all[n].samples = t->samples;
-		all[n].comm = NULL;
-		n++;
-	}
-	/* Sorted by pid, the threads of one process are adjacent. */
-	qsort(all, n, sizeof(*all), pid_cmp);
-	for (i = 0, j = 0; i < n; i++) {
-		if (j > 0 && all[j - 1].pid == all[i].pid)
-			all[j - 1].samples += all[i].samples;
-		else
-			all[j++] = all[i];
-	}
-	qsort(all, j, sizeof(*all), top_cmp);
-	for (i = 0; i < j && i < TOP_N; i++) {
-		const struct thread *t = NULL;
-		size_t h;
-
-		pids[i] = all[i];
-		h = thr_slot(st, all[i].pid);
-		if (st->thr[h].used)
-			t = &st->thr[h];
-		if (t != NULL)
-			pids[i].comm = thread_comm(t, names[i],
-			    sizeof(names[i]));
-		else {
-			snprintf(names[i], sizeof(names[i]), ":%" PRIu32,
-			    all[i].pid);
-			pids[i].comm = names[i];
-		}
-	}
-	*np = i;
-
-	/* Names: sum the threads of each name. */
-	for (i = 0, n = 0; i < st->thr_cap; i++) {
-		const struct thread *t = &st->thr[i];
-
-		if (!t->used || t->samples == 0)
-			continue;
-		all[n].samples = t->samples;
-		all[n].pid = t->tid;
-		/* Only unnamed threads need the buffer; they are rare. */
-		all[n].comm = t->has_comm ? t->comm : t->tid == 0 ?
-		    "swapper" : NULL;
-		n++;
-	}
-	for (i = 0, j = 0; i < n; i++)
-		if (all[i].comm != NULL)
-			all[j++] = all[i];
-	qsort(all, j, sizeof(*all), comm_cmp);
-	for (i = 0, n = 0; i < j; i++) {
-		if (n > 0 && strcmp(all[n - 1].comm, all[i].comm) == 0)
-			all[n - 1].samples += all[i].samples;
-		else
-			all[n++] = all[i];
-	}
-	qsort(all, n, sizeof(*all), top_cmp);
-	for (i = 0; i < n && i < TOP_N; i++) {
-		snprintf(names[TOP_N + i], sizeof(names[0]), "%s",
-		    all[i].comm);
-		comms[i] = all[i];
-		comms[i].comm = names[TOP_N + i];
-	}
-	*nc = i;
-	free(all);
-}
-
-static const char *
-event_name(const struct pd_evsel *ev, char *buf, size_t len)
-{
-	if (ev->name != NULL)
-		return ev->name;
-	pd_attr_default_name(&ev->attr, buf, len);
-	return buf;
-}
-
-static void
-print_types(FILE *f, const struct typetab *t, uint64_t total)
-{
-	char buf[32];
-	unsigned i;
-
-	for (i = 0; i < TYPES_MAX; i++)
-		if (t->count[i] > 0)
-			fprintf(f, "%20s %12" PRIu64 "  (%5.1f%%) %14" PRIu64
-			    "\n", type_name(i, buf, sizeof(buf)), t->count[i],
-			    100.0 * t->count[i] / total, t->bytes[i]);
-	for (i = 0; i < t->nhigh; i++)
-		fprintf(f, "%20s %12" PRIu64 "  (%5.1f%%) %14" PRIu64 "\n",
-		    type_name(t->htype[i], buf, sizeof(buf)), t->hcount[i],
-		    100.0 * t->hcount[i] / total, t->hbytes[i]);
-}
-
-static void
-print_human(FILE *f, const struct stats *st, struct pd_evlist *el)
-{
-	const struct pd_header_info *hi = &st->hi;
-	/* Text from the stream goes out escaped (esc.h), through eb. */
-	static char eb[PD_ESC_ROOM(sizeof(hi->cmdline))];
-	char names[2 * TOP_N][COMM_LEN + 12], buf[64], b2[32];
-	struct top pids[TOP_N], comms[TOP_N];
-	uint64_t total, bytes, sbytes;
-	size_t i, np, nc;
-
-	fprintf(f, "%s: %s%s, %" PRIu64 " bytes%s\n", st->input,
-	    st->file_mode ? "perf.data file" : "pipe stream",
-	    st->swapped ? " (other byte order)" : "", st->stream_bytes,
-	    st->complete ? "" : " read before the error");
-	if (hi->hostname[0])
-		fprintf(f, "  hostname      %s\n", 
-		    pd_esc_str(hi->hostname, eb, sizeof(eb)));
-	if (hi->osrelease[0])
-		fprintf(f, "  os release    %s\n", 
-		    pd_esc_str(hi->osrelease, eb, sizeof(eb)));
-	if (hi->version[0])
-		fprintf(f, "  perf version  %s\n", 
-		    pd_esc_str(hi->version, eb, sizeof(eb)));
-	if (hi->arch[0])
-		fprintf(f, "  arch          %s\n", 
-		    pd_esc_str(hi->arch, eb, sizeof(eb)));
-	if (hi->seen & 1U << PD_FEAT_NRCPUS)
-		fprintf(f, "  cpus          %" PRIu32 " online, %" PRIu32
-		    " available\n", hi->nr_cpus_online, hi->nr_cpus_avail);
-	if (hi->cpudesc[0])
-		fprintf(f, "  cpu           %s\n", 
-		    pd_esc_str(hi->cpudesc, eb, sizeof(eb)));
-	if (hi->cmdline[0])
-		fprintf(f, "  cmdline       %s\n", 
-		    pd_esc_str(hi->cmdline, eb, sizeof(eb)));
-
-	total = type_total(&st->recs, &bytes);
-	fprintf(f, "\n%20s %12s  %8s %14s\n", "record", "count", "", "bytes");
-	print_types(f, &st->recs, total ? total : 1);
-	fprintf(f, "%20s %12" PRIu64 "  %8s %14" PRIu64 "\n", "TOTAL", total,
-	    "", bytes);
-	if (st->zcount > 0)
-		fprintf(f, "  %" PRIu64 " COMPRESSED records (%" PRIu64
-		    " bytes) hold %" PRIu64 " of them (%" PRIu64 " bytes)\n",
-		    st->zcount, st->zbytes, st->inner_count, st->inner_bytes);
-	if (st->payload_bytes > 0)
-		fprintf(f, "  out-of-band payload: %" PRIu64 " bytes\n",
-		    st->payload_bytes);
-	if (type_total(&st->synth, &sbytes) > 0) {
-		fprintf(f, "  from the file header:\n");
-		print_types(f, &st->synth, type_total(&st->synth, &sbytes));
-	}
-	if (st->left_out > 0)
-		fprintf(f, "  left out of the stream: %u file section%s (last: "
-		    "%s)\n", st->left_out, st->left_out > 1 ? "s" : "",
-		    st->left_out_last);
-	if (st->inexact > 0)
-		fprintf(f, "  converted from the other byte order only in "
-		    "part: %u record%s (last: %s)\n", st->inexact,
-		    st->inexact > 1 ? "s" : "", st->inexact_last ?
-		    st->inexact_last : "?");
-
-	fprintf(f, "\n%-32s %12s %20s %12s\n", "event", "samples", "period",
-	    "lost");
-	for (i = 0; i < el->n; i++) {
-		const struct evstat *e = i < st->nev ? &st->ev[i] : NULL;
-
-		fprintf(f, "%-32s %12" PRIu64 " %20" PRIu64 " %12" PRIu64
-		    "\n", pd_esc_str(event_name(&el->evsels[i], buf,
-		    sizeof(buf)), eb, sizeof(eb)),
-		    e ? e->samples : 0, e ? e->period : 0, e ? e->lost : 0);
-	}
-	if (st->unknown_id > 0)
-		fprintf(f, "%-32s %12" PRIu64 "\n", "(unknown id)",
-		    st->unknown_id);
-
-	fprintf(f, "\nlost          %" PRIu64 " events in %" PRIu64
-	    " LOST records\n", st->lost, st->recs.count[PERF_RECORD_LOST]);
-	fprintf(f, "lost samples  %" PRIu64 " in %" PRIu64
-	    " LOST_SAMPLES records\n", st->lost_samples,
-	    st->recs.count[PERF_RECORD_LOST_SAMPLES]);
-	fprintf(f, "throttle      %" PRIu64 " THROTTLE, %" PRIu64
-	    " UNTHROTTLE\n", st->recs.count[PERF_RECORD_THROTTLE],
-	    st->recs.count[PERF_RECORD_UNTHROTTLE]);
-	if (st->tmin != 0) {
-		fmt_time(buf, sizeof(buf), st->tmin);
-		fmt_time(b2, sizeof(b2), st->tmax);
-		fprintf(f, "time          %s .. %s, span %.6f s\n", buf, b2,
-		    (st->tmax - st->tmin) / 1e9);
-	} else
-		fprintf(f, "time          none recorded\n");
-
-	if (st->have_cpu) {
-		fprintf(f, "\n%6s %12s\n", "cpu", "samples");
-		for (i = 0; i < st->ncpu; i++)
-			if (st->cpu[i] > 0)
-				fprintf(f, "%6zu %12" PRIu64 "\n", i,
-				    st->cpu[i]);
-		if (st->cpu_other > 0)
-			fprintf(f, "%6s %12" PRIu64 "\n", "other",
-			    st->cpu_other);
-	}
-	if (st->have_tid) {
-		top_tasks(st, pids, &np, comms, &nc, names);
-		fprintf(f, "\n%8s %12s  %s\n", "pid", "samples", "comm");
-		for (i = 0; i < np; i++)
-			fprintf(f, "%8" PRIu32 " %12" PRIu64 "  %s\n",
-			    pids[i].pid, pids[i].samples,
-			    pd_esc_str(pids[i].comm, eb, sizeof(eb)));
-		fprintf(f, "\n%-16s %12s\n", "comm", "samples");
-		for (i = 0; i < nc; i++)
-			fprintf(f, "%-16s %12" PRIu64 "\n",
-			    pd_esc_str(comms[i].comm, eb, sizeof(eb)),
-			    comms[i].samples);
-		if (st->thr_other > 0)
-			fprintf(f, "  %" PRIu64 " samples of threads past the "
-			    "first %u are not in these tables\n",
-			    st->thr_other, THREADS_MAX);
-	}
-	if (g_top != NULL)
-		symtop_print(g_top, f, el, g_topn);
-}
-
-/*
- * A string from the stream as a JSON string: well-formed UTF-8 as it
- * is, every other byte (control, DEL, a byte that starts no well-formed
- * sequence) as \u00XX, that byte's value as a code point, as pddump
- * does, so that the output is always valid JSON.
- */
-static void
-json_str(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), k;
-
-	fputc('"', f);
-	for (; n > 0; p += k, n -= k) {
-		k = 1;
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f ||
-		    (k = pd_utf8_seq(p, n)) == 0) {
-			fprintf(f, "\\u%04x", *p);
-			k = 1;
-		} else
-			fwrite(p, 1, k, f);
-	}
-	fputc('"', f);
-}
-
-static void
-json_types(FILE *f, const struct typetab *t)
-{
-	const char *sep = "";
-	char buf[32];
-	unsigned i;
-
-	fputc('{', f);
-	for (i = 0; i < TYPES_MAX; i++) {
-		if (t->count[i] == 0)
-			continue;
-		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", "
-		    "\"bytes\": %" PRIu64 "}", sep,
-		    type_name(i, buf, sizeof(buf)), t->count[i], t->bytes[i]);
-		sep = ",";
-	}
-	for (i = 0; i < t->nhigh; i++) {
-		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", "
-		    "\"bytes\": %" PRIu64 "}", sep,
-		    type_name(t->htype[i], buf, sizeof(buf)), t->hcount[i],
-		    t->hbytes[i]);
-		sep = ",";
-	}
-	fprintf(f, "%s}", *sep ? "\n  " : "");
-}
-
-static void
-json_kv(FILE *f, const char *k, const char *v, const char **sep)
-{
-	if (v[0] == '\0')
-		return;
-	fprintf(f, "%s\n    \"%s\": ", *sep, k);
-	json_str(f, v);
-	*sep = ",";
-}
-
-static void
-print_json(FILE *f, const struct stats *st, struct pd_evlist *el)
-{
-	const struct pd_header_info *hi = &st->hi;
-	char names[2 * TOP_N][COMM_LEN + 12], buf[64];
-	struct top pids[TOP_N], comms[TOP_N];
-	uint64_t total, bytes;
-	const char *sep;
-	size_t i, np = 0, nc = 0;
-
-	fprintf(f, "{\n  \"input\": ");
-	json_str(f, st->input);
-	fprintf(f, ",\n  \"format\": \"%s\",\n  \"swapped\": %s,\n"
-	    "  \"complete\": %s,\n  \"error\": ",
-	    st->file_mode ? "file" : "pipe", st->swapped ? "true" : "false",
-	    st->complete ? "true" : "false");
-	if (st->complete)
-		fputs("null", f);
-	else
-		json_str(f, st->error);
-	fprintf(f, ",\n  \"stream_bytes\": %" PRIu64 ",\n  \"records\": ",
-	    st->stream_bytes);
-	json_types(f, &st->recs);
-	total = type_total(&st->recs, &bytes);
-	fprintf(f, ",\n  \"total\": {\"count\": %" PRIu64 ", \"bytes\": %"
-	    PRIu64 "},\n", total, bytes);
-	fprintf(f, "  \"compressed\": {\"records\": %" PRIu64 ", \"bytes\": %"
-	    PRIu64 ", \"inner_records\": %" PRIu64 ", \"inner_bytes\": %"
-	    PRIu64 "},\n", st->zcount, st->zbytes, st->inner_count,
-	    st->inner_bytes);
-	fprintf(f, "  \"payload_bytes\": %" PRIu64 ",\n  \"left_out_sections\": "
-	    "%u,\n  \"inexact_records\": %u,\n  \"header_records\": ",
-	    st->payload_bytes, st->left_out, st->inexact);
-	json_types(f, &st->synth);
-	fprintf(f, ",\n  \"events\": [");
-	for (i = 0; i < el->n; i++) {
-		const struct evstat *e = i < st->nev ? &st->ev[i] : NULL;
-
-		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		json_str(f, event_name(&el->evsels[i], buf, sizeof(buf)));
-		fprintf(f, ", \"samples\": %" PRIu64 ", \"period\": %" PRIu64
-		    ", \"lost\": %" PRIu64 "}", e ? e->samples : 0,
-		    e ? e->period : 0, e ? e->lost : 0);
-	}
-	fprintf(f, "%s],\n", el->n ? "\n  " : "");
-	fprintf(f, "  \"samples\": %" PRIu64 ",\n  \"unknown_id_samples\": %"
-	    PRIu64 ",\n", st->samples, st->unknown_id);
-	fprintf(f, "  \"lost\": %" PRIu64 ",\n  \"lost_samples\": %" PRIu64
-	    ",\n  \"throttle\": %" PRIu64 ",\n  \"unthrottle\": %" PRIu64
-	    ",\n", st->lost, st->lost_samples,
-	    st->recs.count[PERF_RECORD_THROTTLE],
-	    st->recs.count[PERF_RECORD_UNTHROTTLE]);
-	if (st->tmin != 0)
-		fprintf(f, "  \"first_time\": %" PRIu64 ",\n  \"last_time\": %"
-		    PRIu64 ",\n  \"span\": %" PRIu64 ",\n", st->tmin,
-		    st->tmax, st->tmax - st->tmin);
-	else
-		fprintf(f, "  \"first_time\": null,\n  \"last_time\": null,\n"
-		    "  \"span\": null,\n");
-	fprintf(f, "  \"cpus\": [");
-	for (i = 0, sep = ""; i < st->ncpu; i++) {
-		if (st->cpu[i] == 0)
-			continue;
-		fprintf(f, "%s\n    {\"cpu\": %zu, \"samples\": %" PRIu64 "}",
-		    sep, i, st->cpu[i]);
-		sep = ",";
-	}
-	fprintf(f, "%s],\n", *sep ? "\n  " : "");
-	if (st->have_tid)
-		top_tasks(st, pids, &np, comms, &nc, names);
-	fprintf(f, "  \"top_pids\": [");
-	for (i = 0; i < np; i++) {
-		fprintf(f, "%s\n    {\"pid\": %" PRIu32 ", \"comm\": ",
-		    i ? "," : "", pids[i].pid);
-		json_str(f, pids[i].comm);
-		fprintf(f, ", \"samples\": %" PRIu64 "}", pids[i].samples);
-	}
-	fprintf(f, "%s],\n  \"top_comms\": [", np ? "\n  " : "");
-	for (i = 0; i < nc; i++) {
-		fprintf(f, "%s\n    {\"comm\": ", i ? "," : "");
-		json_str(f, comms[i].comm);
-		fprintf(f, ", \"samples\": %" PRIu64 "}", comms[i].samples);
-	}
-	fprintf(f, "%s],\n  \"header\": {", nc ? "\n  " : "");
-	sep = "";
-	json_kv(f, "hostname", hi->hostname, &sep);
-	json_kv(f, "os_release", hi->osrelease, &sep);
-	json_kv(f, "perf_version", hi->version, &sep);
-	json_kv(f, "arch", hi->arch, &sep);
-	if (hi->seen & 1U << PD_FEAT_NRCPUS) {
-		fprintf(f, "%s\n    \"cpus_online\": %" PRIu32 ",\n"
-		    "    \"cpus_available\": %" PRIu32, sep,
-		    hi->nr_cpus_online, hi->nr_cpus_avail);
-		sep = ",";
-	}
-	json_kv(f, "cpu_desc", hi->cpudesc, &sep);
-	json_kv(f, "cmdline", hi->cmdline, &sep);
-	fprintf(f, "%s}", *sep ? "\n  " : "");
-	if (g_top != NULL) {
-		fputs(",\n  \"top\": ", f);
-		symtop_json(g_top, f, el, g_topn);
-	}
-	fputs("\n}\n", f);
-}
-
-/* ----- the live status line ----- */
-
-struct status {
-	int		 on;
-	struct timespec	 last;
-	uint64_t	 recs, bytes;	/* at the last refresh */
-};
-
-static double
-elapsed(const struct timespec *a, const struct timespec *b)
-{
-	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void
-status_start(struct status *ss)
-{
-	struct sigaction sa;
-	struct itimerval it;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_alarm;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGALRM, &sa, NULL) < 0)
-		return;
-	/* Four refreshes a second; the loop only tests a flag. */
-	memset(&it, 0, sizeof(it));
-	it.it_interval.tv_usec = 250000;
-	it.it_value.tv_usec = 250000;
-	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &ss->last);
-	ss->on = 1;
-}
-
-static void
-status_show(struct status *ss, const struct stats *st, uint64_t recs)
-{
-	struct timespec now;
-	double dt;
-
-	tick = 0;
-	/* After Ctrl-C the recorder's summary has the terminal. */
-	if (pd_interrupts() > 0)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	dt = elapsed(&ss->last, &now);
-	if (dt <= 0)
-		return;
-	fprintf(stderr, "\r\033[K%s: %" PRIu64 " records  %.0f records/s  "
-	    "%.1f MB/s  %" PRIu64 " samples  %" PRIu64 " lost", pd_progname(),
-	    recs, (recs - ss->recs) / dt,
-	    (st->stream_bytes - ss->bytes) / dt / 1e6, st->samples,
-	    st->lost + st->lost_samples);
-	fflush(stderr);
-	pd_status_line(1);
-	ss->last = now;
-	ss->recs = recs;
-	ss->bytes = st->stream_bytes;
-}
-
-static void
-status_stop(struct status *ss)
-{
-	struct itimerval it;
-
-	if (!ss->on)
-		return;
-	memset(&it, 0, sizeof(it));
-	setitimer(ITIMER_REAL, &it, NULL);
-	fputs("\r\033[K", stderr);
-	pd_status_line(0);
-	ss->on = 0;
-}
-
-/* ----- main ----- */
-
-static void
-stats_free(struct stats *st)
-{
-	free(st->ev);
-	free(st->cpu);
-	free(st->thr);
-}
-
-/*
- * -p hands the stream on in pieces of this size rather than in the
- * writer's larger ones, so that the next program in the pipeline works
- * on one piece while pdstat reads the next (as cat's 128 KiB do).
- */
-#define FLUSH_EVERY	(128 * 1024)
-
-static int
-is_compressed(uint32_t type)
-{
-	return type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2;
-}
-
-/*
- * What -p writes: the records as stored. Compressed bytes from the other
- * byte order cannot be converted, and the rest of the stream is, so for
- * such an input the records they hold are written instead, plainly, and
- * the COMPRESSED feature goes (as pdcat -d does).
- */
-static int
-passes(const struct stats *st, const struct pd_rec *rec)
-{
-	if (!st->swapped)
-		return !(rec->flags & PD_REC_DECOMPRESSED);
-	if (is_compressed(rec->type))
-		return 0;
-	return !(rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED);
-}
-
-/*
- * Reads one input to its end or its first error; with `w`, writes every
- * record as stored (and its out-of-band payload) to it. Returns 0, -1
- * on bad input (st->error set), or -2 when writing failed (errno set).
- */
-static int
-scan(struct pd_reader *rd, struct stats *st, struct pd_writer *w,
-    struct status *ss)
-{
-	struct pd_evlist *el = pd_reader_evlist(rd);
-	struct pd_rec rec;
-	const char *why;
-	uint64_t nrec = 0;
-	unsigned long long flushed = 0;
-	int r;
-
-	st->stream_bytes = PD_PIPE_HDR_SIZE;
-	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		nrec++;
-		if (rec.flags & PD_REC_SYNTHESIZED) {
-			type_add(&st->synth, rec.type, rec.size);
-		} else {
-			type_add(&st->recs, rec.type, rec.size);
-			if (rec.flags & PD_REC_DECOMPRESSED) {
-				st->inner_count++;
-				st->inner_bytes += rec.size;
-			}
-		}
-		if (!(rec.flags & PD_REC_DECOMPRESSED)) {
-			st->stream_bytes += rec.size + rec.payload;
-			st->payload_bytes += rec.payload;
-			if (is_compressed(rec.type)) {
-				st->zcount++;
-				st->zbytes += rec.size;
-			}
-		}
-		if (rec.type == PERF_RECORD_SAMPLE) {
-			if (do_sample(st, el, &rec, &why) < 0) {
-				snprintf(st->error, sizeof(st->error),
-				    "offset 0x%" PRIx64 ": SAMPLE: %s",
-				    rec.offset, why);
-				return -1;
-			}
-		} else
-			do_record(st, el, &rec);
-		if (g_top != NULL && symtop_record(g_top, el, &rec) < 0) {
-			snprintf(st->error, sizeof(st->error),
-			    "offset 0x%" PRIx64 ": out of memory for --top",
-			    rec.offset);
-			return -1;
-		}
-		if (flame != NULL && flame_record(flame, &rec) < 0) {
-			snprintf(st->error, sizeof(st->error), "offset 0x%"
-			    PRIx64 ": out of memory", rec.offset);
-			return -1;
-		}
-		if (w != NULL && passes(st, &rec)) {
-			if (pd_writer_rec(w, &rec) < 0)
-				return -2;
-			if (pd_writer_offset(w) - flushed >= FLUSH_EVERY) {
-				if (pd_writer_flush(w) < 0)
-					return -2;
-				flushed = pd_writer_offset(w);
-			}
-			if (rec.payload > 0 &&
-			    (r = pd_writer_payload(w, rd)) < 0) {
-				if (r == -2)
-					return -2;
-				break;
-			}
-		}
-		if (tick)
-			status_show(ss, st, nrec);
-	}
-	if (r < 0) {
-		const struct pd_err *e = pd_reader_err(rd);
-
-		if (e->has_offset)
-			snprintf(st->error, sizeof(st->error),
-			    "offset 0x%" PRIx64 ": %s", e->offset, e->msg);
-		else
-			snprintf(st->error, sizeof(st->error), "%s", e->msg);
-		return -1;
-	}
-	st->complete = 1;
-	return 0;
-}
-
-int
-main(int argc, char **argv)
+parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "by",		required_argument, NULL, 'B' },
@@ -1128,235 +91,320 @@ main(int argc, char **argv)
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static char *stdin_only[] = { "-", NULL };
-	struct pd_output out;
-	struct pd_writer *w = NULL;
-	struct status ss;
-	struct tap tap;
-	FILE *sf;
-	char **inputs;
-	const char *flamepath = NULL;
-	static char cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
-	int c, json = 0, pass = 0, ninputs, i, status = PD_EXIT_OK;
-	int top = 0, by_dso = 0;
-	struct pd_syms_opts so;
-	const char *note;
-	char *end, ebuf[256];
+	char *end;
+	int c;
 
-	pd_setprogname(argv[0]);
-	memset(&so, 0, sizeof(so));
+	memset(o, 0, sizeof(*o));
 	while ((c = getopt_long(argc, argv, "hp", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
-			if (strcmp(optarg, "dso") == 0)
-				by_dso = 1;
-			else if (strcmp(optarg, "sym") == 0)
-				by_dso = 0;
-			else {
+			if (strcmp(optarg, "dso") != 0 &&
+			    strcmp(optarg, "sym") != 0) {
 				pd_warnx("--by: sym or dso, not %s", optarg);
 				usage(stderr, PD_EXIT_USAGE);
 			}
+			o->by_dso = strcmp(optarg, "dso") == 0;
 			break;
 		case 'D':
 			/* Nothing in this process asks debuginfod then. */
-			so.no_debuginfod = 1;
+			o->so.no_debuginfod = 1;
 			(void)unsetenv("DEBUGINFOD_URLS");
 			break;
 		case 'G':
-			flamepath = optarg;
+			o->flamepath = optarg;
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
+		case 'J':
+			o->json = 1;
+			break;
 		case 'K':
-			so.kallsyms = optarg;
+			o->so.kallsyms = optarg;
+			break;
+		case 'p':
+			o->pass = 1;
 			break;
 		case 'T':
 			errno = 0;
-			g_topn = strtoul(optarg, &end, 10);
+			o->topn = strtoul(optarg, &end, 10);
 			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    g_topn == 0 || *optarg == '-') {
+			    o->topn == 0 || *optarg == '-') {
 				pd_warnx("--top: not a positive count: %s",
 				    optarg);
 				usage(stderr, PD_EXIT_USAGE);
 			}
-			top = 1;
-			break;
-		case 'J':
-			json = 1;
-			break;
-		case 'p':
-			pass = 1;
 			break;
 		case 'V':
 			pd_print_version();
-			return PD_EXIT_OK;
+			exit(PD_EXIT_OK);
 		default:
 			usage(stderr, PD_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	inputs = argc > 0 ? argv : stdin_only;
-	ninputs = argc > 0 ? argc : 1;
-	if (pass && ninputs > 1) {
+	/* --top by dso reads no file for symbols (names.c may still). */
+	o->so.dso_only = o->by_dso;
+	if (o->pass && argc - optind > 1) {
 		pd_warnx("-p passes one stream through; give at most one "
 		    "input");
 		usage(stderr, PD_EXIT_USAGE);
 	}
-
-	if (pass && flamepath != NULL && strcmp(flamepath, "-") == 0) {
+	if (o->pass && o->flamepath != NULL &&
+	    strcmp(o->flamepath, "-") == 0) {
 		pd_warnx("-p writes the stream to standard output: give "
 		    "--flamegraph a file");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	return optind;
+}
 
-	memset(&ss, 0, sizeof(ss));
-	sf = stdout;
-	if (flamepath != NULL) {
-		if ((flame = flame_new(so.kallsyms)) == NULL) {
-			pd_warnx("out of memory");
-			return PD_EXIT_DATA;
-		}
-		if (strcmp(flamepath, "-") == 0)
-			sf = stderr;
-	}
-	if (pass) {
-		if (pd_output_open(&out, NULL) < 0)
-			return PD_EXIT_USAGE;
-		if ((w = pd_writer_new(out.fd)) == NULL) {
-			pd_warnx("out of memory");
-			return PD_EXIT_DATA;
-		}
-		sf = stderr;
-	}
+/* A run over the inputs: where its outputs go. */
+struct run {
+	const struct opts *o;
+	FILE		*sf;		/* the summaries */
+	struct pd_output out;		/* -p: the stream */
+	struct pd_writer *w;
+	struct flame	*flame;		/* --flamegraph: every input's */
+	char		 cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
+	int		 status;
+};
 
-	pd_interrupt_init();
-	for (i = 0; i < ninputs && !pd_interrupted(); i++) {
-		struct stats st;
-		struct pd_err err;
-		struct pd_reader *rd;
-		int r, tapped = 0;
+/* One input as it passes. */
+struct input {
+	struct run	*run;
+	struct stats	 st;
+	struct symtop	*top;
+	struct names	*names;
+	struct pd_writer *w;		/* -p, unless tapped */
+	struct tap	 tap;
+	struct status	 ss;
+	uint64_t	 flushed;
+};
 
-		if (w != NULL)
-			rd = tap_open(&tap, inputs[i], PD_RD_DECOMPRESS |
-			    PD_RD_KEEP_COMPRESSED, &err);
-		else
-			rd = pd_reader_open(inputs[i], PD_RD_DECOMPRESS |
-			    PD_RD_KEEP_COMPRESSED, &err);
-		if (rd == NULL) {
-			pd_print_err(&err);
-			status = PD_EXIT_DATA;
-			continue;
-		}
-		pd_interrupt_watch(rd);
-		if (top && (g_top = symtop_new(&so, by_dso)) == NULL) {
-			pd_warnx("out of memory");
-			return PD_EXIT_DATA;
-		}
-		memset(&st, 0, sizeof(st));
-		if (flame != NULL && flame_input(flame, pd_reader_evlist(rd)) <
-		    0) {
-			pd_warnx("out of memory");
-			return PD_EXIT_DATA;
-		}
-		st.input = pd_reader_name(rd);
-		st.file_mode = pd_reader_is_file(rd);
-		st.swapped = pd_reader_swapped(rd);
-		if (w != NULL) {
-			/* A native pipe stream is passed on as it comes in. */
-			if (!st.swapped &&
-			    (tapped = tap_start(&tap, rd, out.fd)) < 0)
-				goto write_failed;
-			if (!tapped && pd_writer_header(w) < 0)
-				goto write_failed;
-			if (isatty(STDERR_FILENO))
-				status_start(&ss);
-		}
-		r = scan(rd, &st, tapped ? NULL : w, &ss);
-		if (flame != NULL && flame_input_end(flame) < 0 && r == 0) {
-			snprintf(st.error, sizeof(st.error), "out of memory "
-			    "for --flamegraph");
-			r = -1;
-		}
-		if (g_top != NULL && symtop_finish(g_top) < 0 && r == 0) {
-			snprintf(st.error, sizeof(st.error),
-			    "out of memory for --top");
-			r = -1;
-		}
-		status_stop(&ss);
-		/* The rest of a bad stream still goes on, unchanged. */
-		if (tapped && (tap.werr != 0 || r < 0) && tap_drain(&tap) < 0)
-			goto write_failed;
-		st.left_out = pd_reader_dropped(rd, &st.left_out_last);
-		st.inexact = pd_reader_inexact(rd, &st.inexact_last);
-		if (r == -2)
-			goto write_failed;
-		/* The good records before an error reach the output. */
-		if (w != NULL && pd_writer_flush(w) < 0)
-			goto write_failed;
-		if (i > 0 && !json)
-			fputc('\n', sf);
-		if (json)
-			print_json(sf, &st, pd_reader_evlist(rd));
-		else
-			print_human(sf, &st, pd_reader_evlist(rd));
-		if (fflush(sf) == EOF && sf == stdout)
-			pd_die_write("standard output");
-		if (r < 0) {
-			pd_warnx("%s: %s", st.input, st.error);
-			status = PD_EXIT_DATA;
-		}
-		if (flame != NULL) {
-			while ((note = flame_note(flame)) != NULL)
-				pd_warnx("%s: %s", st.input, note);
-			if (cmdline[0] == '\0')
-				memcpy(cmdline, st.hi.cmdline, sizeof(cmdline));
-		}
-		while (g_top != NULL && (note = symtop_next_note(g_top)) !=
-		    NULL)
-			pd_warnx("%s", note);
-		symtop_free(g_top);
-		g_top = NULL;
-		stats_free(&st);
-		if (w != NULL)
-			tap_close(&tap, rd);
-		else
-			pd_reader_close(rd);
-	}
-	if (w != NULL) {
-		if (pd_writer_free(w) < 0)
-			goto write_failed;
-		if (pd_output_close(&out, 1) < 0)
-			return PD_EXIT_DATA;
-	}
-	if (flame != NULL) {
-		char title[320];
+static void __attribute__((noreturn))
+write_failed(struct run *run)
+{
+	pd_output_abort(&run->out);
+	pd_die_write(run->out.name);
+}
 
-		if (flame_event(flame) != NULL)
-			snprintf(title, sizeof(title), "Flame Graph: %s, %"
-			    PRIu64 " samples", flame_event(flame),
-			    flame_samples(flame));
-		else
-			snprintf(title, sizeof(title), "Flame Graph: no "
-			    "samples");
-		if (flame_write(flame, flamepath, title, cmdline) < 0)
-			status = PD_EXIT_DATA;
-		/* As stackcollapse-perf.pl: one event, the first one. */
-		if (flame_left_out(flame) > 0)
-			pd_warnx("%s: %" PRIu64 " samples of other events "
-			    "than %s left out", flamepath,
-			    flame_left_out(flame),
-			    pd_esc_str(flame_event(flame), ebuf, sizeof(ebuf)));
-		flame_free(flame);
+/*
+ * -p hands the stream on in pieces of this size rather than in the
+ * writer's larger ones, so that the next program in the pipeline works
+ * on one piece while pdstat reads the next (as cat's 128 KiB do).
+ */
+#define FLUSH_EVERY	(128 * 1024)
+
+/*
+ * What -p writes: the records as stored. Compressed bytes from the other
+ * byte order cannot be converted, and the rest of the stream is, so for
+ * such an input the records they hold are written instead, plainly, and
+ * the COMPRESSED feature goes (as pdcat -d does).
+ */
+static int
+passes(const struct stats *st, const struct pd_rec *rec)
+{
+	if (!st->swapped)
+		return !(rec->flags & PD_REC_DECOMPRESSED);
+	if (rec_is_compressed(rec->type))
+		return 0;
+	return !(rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
+	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED);
+}
+
+/* Each record after it is counted (stats_each_fn). */
+static int
+pass_on(void *ctx, struct pd_reader *rd, const struct pd_rec *rec,
+    const char **why)
+{
+	struct input *in = ctx;
+	int r;
+
+	if (in->names != NULL && names_record(in->names, rec) < 0) {
+		*why = "out of memory";
+		return -1;
 	}
-	if (sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
+	if (in->w != NULL && passes(&in->st, rec)) {
+		if (pd_writer_rec(in->w, rec) < 0)
+			return -2;
+		if (pd_writer_offset(in->w) - in->flushed >= FLUSH_EVERY) {
+			if (pd_writer_flush(in->w) < 0)
+				return -2;
+			in->flushed = pd_writer_offset(in->w);
+		}
+		if (rec->payload > 0 && (r = pd_writer_payload(in->w, rd)) < 0)
+			return r == -2 ? -2 : -3;
+	}
+	if (status_tick)
+		status_show(&in->ss, &in->st);
+	return 0;
+}
+
+/*
+ * Opens the input and what it feeds. Returns the reader, or NULL when
+ * the input cannot be read (said; the run goes on to the next one).
+ */
+static struct pd_reader *
+input_open(struct run *run, struct input *in, const char *path)
+{
+	const struct opts *o = run->o;
+	struct pd_reader *rd;
+	struct pd_err err;
+	int flags = PD_RD_DECOMPRESS | PD_RD_KEEP_COMPRESSED, tapped = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->run = run;
+	rd = run->w != NULL ? tap_open(&in->tap, path, flags, &err) :
+	    pd_reader_open(path, flags, &err);
+	if (rd == NULL) {
+		pd_print_err(&err);
+		run->status = PD_EXIT_DATA;
+		return NULL;
+	}
+	pd_interrupt_watch(rd);
+	if (stats_open(&in->st, rd) < 0 ||
+	    (o->topn > 0 && (in->top = symtop_new(o->by_dso)) == NULL) ||
+	    ((in->top != NULL || run->flame != NULL) &&
+	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
+	    run->flame)) == NULL)) {
+		pd_warnx("out of memory");
+		exit(PD_EXIT_DATA);
+	}
+	if (run->w != NULL) {
+		/* A native pipe stream is passed on as it comes in. */
+		if (!in->st.swapped &&
+		    (tapped = tap_start(&in->tap, rd, run->out.fd)) < 0)
+			write_failed(run);
+		if (!tapped && pd_writer_header(run->w) < 0)
+			write_failed(run);
+		in->w = tapped ? NULL : run->w;
+		if (isatty(STDERR_FILENO))
+			status_start(&in->ss);
+	}
+	return rd;
+}
+
+/* Reads, counts and sums up one input; its outputs go to run. */
+static void
+input_run(struct run *run, const char *path, int first)
+{
+	struct input in;
+	struct pd_reader *rd;
+	const char *note;
+	int r;
+
+	if ((rd = input_open(run, &in, path)) == NULL)
+		return;
+	r = stats_scan(&in.st, rd, in.names != NULL || in.w != NULL ||
+	    in.ss.on ? pass_on : NULL, &in);
+	if (in.names != NULL && names_end(in.names) < 0 && r == 0) {
+		snprintf(in.st.error, sizeof(in.st.error), "out of memory");
+		r = -1;
+	}
+	status_stop(&in.ss);
+	/* The rest of a bad stream still goes on, unchanged. */
+	if (in.w == NULL && run->w != NULL && (in.tap.werr != 0 || r < 0) &&
+	    tap_drain(&in.tap) < 0)
+		write_failed(run);
+	in.st.left_out = pd_reader_dropped(rd, &in.st.left_out_last);
+	in.st.inexact = pd_reader_inexact(rd, &in.st.inexact_last);
+	/* The good records before an error reach the output. */
+	if (r == -2 || (run->w != NULL && pd_writer_flush(run->w) < 0))
+		write_failed(run);
+	if (!first && !run->o->json)
+		fputc('\n', run->sf);
+	(run->o->json ? print_json : print_human)(run->sf, &in.st,
+	    pd_reader_evlist(rd), in.top, run->o->topn);
+	if (fflush(run->sf) == EOF && run->sf == stdout)
 		pd_die_write("standard output");
-	if (status == PD_EXIT_OK && pd_interrupted())
-		status = PD_EXIT_INTR;
-	return status;
+	if (r < 0) {
+		pd_warnx("%s: %s", in.st.input, in.st.error);
+		run->status = PD_EXIT_DATA;
+	}
+	while (in.names != NULL && (note = names_note(in.names)) != NULL) {
+		if (run->flame != NULL)
+			pd_warnx("%s: %s", in.st.input, note);
+		else
+			pd_warnx("%s", note);
+	}
+	if (run->flame != NULL && run->cmdline[0] == '\0')
+		memcpy(run->cmdline, in.st.hi.cmdline, sizeof(run->cmdline));
+	names_close(in.names);
+	symtop_free(in.top);
+	stats_close(&in.st);
+	if (run->w != NULL)
+		tap_close(&in.tap, rd);
+	else
+		pd_reader_close(rd);
+}
 
-write_failed:
-	pd_output_abort(&out);
-	pd_die_write(out.name);
+/* The flame graph of every input, as stackcollapse-perf.pl: one event. */
+static void
+flame_finish(struct run *run)
+{
+	struct flame *fl = run->flame;
+	const char *path = run->o->flamepath;
+	char title[320], ebuf[256];
+
+	if (flame_event(fl) != NULL)
+		snprintf(title, sizeof(title), "Flame Graph: %s, %" PRIu64
+		    " samples", flame_event(fl), flame_samples(fl));
+	else
+		snprintf(title, sizeof(title), "Flame Graph: no samples");
+	if (flame_write(fl, path, title, run->cmdline) < 0)
+		run->status = PD_EXIT_DATA;
+	if (flame_left_out(fl) > 0)
+		pd_warnx("%s: %" PRIu64 " samples of other events than %s "
+		    "left out", path, flame_left_out(fl),
+		    pd_esc_str(flame_event(fl), ebuf, sizeof(ebuf)));
+}
+
+int
+main(int argc, char **argv)
+{
+	static char *stdin_only[] = { "-", NULL };
+	struct opts o;
+	struct run run;
+	char **inputs;
+	int i, n;
+
+	pd_setprogname(argv[0]);
+	n = parse_opts(argc, argv, &o);
+	inputs = argc > n ? argv + n : stdin_only;
+	memset(&run, 0, sizeof(run));
+	run.o = &o;
+	run.sf = stdout;
+	if (o.flamepath != NULL) {
+		if ((run.flame = flame_new()) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
+		/* The picture on standard output: the summary goes aside. */
+		if (strcmp(o.flamepath, "-") == 0)
+			run.sf = stderr;
+	}
+	if (o.pass) {
+		if (pd_output_open(&run.out, NULL) < 0)
+			return PD_EXIT_USAGE;
+		if ((run.w = pd_writer_new(run.out.fd)) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
+		run.sf = stderr;
+	}
+	pd_interrupt_init();
+	for (i = 0; inputs[i] != NULL && !pd_interrupted(); i++)
+		input_run(&run, inputs[i], i == 0);
+	if (run.w != NULL && (pd_writer_free(run.w) < 0 ||
+	    pd_output_close(&run.out, 1) < 0))
+		write_failed(&run);
+	if (run.flame != NULL) {
+		flame_finish(&run);
+		flame_free(run.flame);
+	}
+	if (run.sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
+		pd_die_write("standard output");
+	if (run.status == PD_EXIT_OK && pd_interrupted())
+		run.status = PD_EXIT_INTR;
+	return run.status;
 }

@@ -17,9 +17,8 @@
 #include "libcommon/stream/idmap.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
-#include "libcommon/stream/samplehead.h"
+#include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
-#include "libcommon/sym/symq.h"
 #include "libcommon/stream/utf8.h"
 
 #define ROWS_MAX	(1U << 20)
@@ -39,9 +38,6 @@ struct evtot {
 };
 
 struct symtop {
-	struct pd_syms	*sy;
-	struct pd_symq	*sq;
-	const struct pd_evlist *el;
 	int		 by_dso;
 	struct row	*rows;
 	size_t		 cap, n;
@@ -51,19 +47,12 @@ struct symtop {
 };
 
 struct symtop *
-symtop_new(const struct pd_syms_opts *o, int by_dso)
+symtop_new(int by_dso)
 {
 	struct symtop *t;
 
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
-	struct pd_syms_opts so = *o;
-
-	so.dso_only = by_dso;
-	if ((t->sy = pd_syms_new(&so)) == NULL) {
-		free(t);
-		return NULL;
-	}
 	t->by_dso = by_dso;
 	t->seed = pd_idmap_seed();
 	return t;
@@ -74,71 +63,24 @@ symtop_free(struct symtop *t)
 {
 	if (t == NULL)
 		return;
-	pd_symq_free(t->sq);
-	pd_syms_free(t->sy);
 	free(t->rows);
 	free(t->tot);
 	free(t);
 }
 
-static int	count(struct symtop *, int, uint16_t,
-		    const struct pd_sample_head *, uint64_t,
-		    const struct pd_symres *);
-
-/* Counts the samples the queue has names for. */
-static int
-drain(struct symtop *t)
-{
-	const struct pd_symq_res *res;
-	struct pd_sample_head h;
-	const struct pd_evsel *ev;
-	struct pd_rec rec;
-	const char *why;
-
-	while (pd_symq_next(t->sq, &rec, &res) > 0) {
-		if (res == NULL || res->bad ||
-		    (ev = pd_evlist_for_rec(t->el, &rec)) == NULL ||
-		    pd_sample_head(ev, &rec, &h, &why) < 0)
-			continue;
-		if (count(t, ev->idx, rec.misc, &h, h.type &
-		    PERF_SAMPLE_PERIOD ? h.period : ev->attr.sample_period,
-		    res->has_ip ? &res->ip : NULL) < 0)
-			return -1;
-	}
-	return 0;
-}
+static int	count(struct symtop *, int, uint64_t, const struct pd_symres *);
 
 int
-symtop_record(struct symtop *t, const struct pd_evlist *el,
-    const struct pd_rec *rec)
+symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
+    const struct pd_rec *rec, const struct pd_sample *s)
 {
-	if (t->sq == NULL) {
-		t->el = el;
-		if ((t->sq = pd_symq_new(t->sy, el)) == NULL)
-			return -1;
-	}
-	/* What COMPRESSED records hold comes next; they name nothing. */
-	if (rec->type == PD_RECORD_COMPRESSED ||
-	    rec->type == PD_RECORD_COMPRESSED2)
-		return 0;
-	if (pd_symq_push(t->sq, rec) < 0)
-		return -1;
-	return drain(t);
-}
+	struct pd_symres ip;
 
-int
-symtop_finish(struct symtop *t)
-{
-	if (t->sq == NULL)
-		return 0;
-	pd_symq_flush(t->sq);
-	return drain(t);
-}
-
-const char *
-symtop_next_note(struct symtop *t)
-{
-	return pd_syms_next_note(t->sy);
+	if (s->type & PERF_SAMPLE_IP)
+		pd_syms_resolve(sy, s->pid, rec->misc &
+		    PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &ip);
+	return count(t, ev->idx, s->type & PERF_SAMPLE_PERIOD ? s->period :
+	    ev->attr.sample_period, s->type & PERF_SAMPLE_IP ? &ip : NULL);
 }
 
 static uint64_t
@@ -177,9 +119,7 @@ grow(struct symtop *t)
 }
 
 static int
-count(struct symtop *t, int ev, uint16_t misc,
-    const struct pd_sample_head *s, uint64_t period,
-    const struct pd_symres *ip)
+count(struct symtop *t, int ev, uint64_t period, const struct pd_symres *ip)
 {
 	struct pd_symres res;
 	const char *sym;
@@ -199,7 +139,6 @@ count(struct symtop *t, int ev, uint16_t misc,
 	}
 	t->tot[ev].samples++;
 	t->tot[ev].period += period;
-	(void)misc;
 	if (ip == NULL)
 		return 0;
 	res = *ip;

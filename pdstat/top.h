@@ -10,33 +10,29 @@
 #include <stdio.h>
 
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
-struct pd_sample_head;
-struct pd_syms_opts;
+struct pd_sample;
+struct pd_syms;
 struct symtop;
 
 /* by_dso: rows are dsos, else symbols. NULL when out of memory. */
-struct symtop	*symtop_new(const struct pd_syms_opts *, int by_dso);
+struct symtop	*symtop_new(int by_dso);
 void		 symtop_free(struct symtop *);
 
 /*
- * Every record, samples included, in stream order; samples are counted
- * once the records up to their time are known (symq.h). 0, or -1 when
- * out of memory.
+ * A sample of ev, its ip named through sy as it stands (at the sample's
+ * time: names.h). The rows point at sy's strings: print them before sy
+ * goes. 0, or -1 when out of memory.
  */
-int	symtop_record(struct symtop *, const struct pd_evlist *,
-	    const struct pd_rec *);
-
-/* The end of the input: counts what still waits. 0 or -1. */
-int	symtop_finish(struct symtop *);
+int	symtop_sample(struct symtop *, struct pd_syms *sy,
+	    const struct pd_evsel *ev, const struct pd_rec *rec,
+	    const struct pd_sample *s);
 
 /* The n hottest rows of each event: a text table, or a JSON array. */
 void	symtop_print(struct symtop *, FILE *, const struct pd_evlist *,
 	    size_t n);
 void	symtop_json(struct symtop *, FILE *, const struct pd_evlist *,
 	    size_t n);
-
-/* The symbolizer's notes, one at a time, then NULL. */
-const char	*symtop_next_note(struct symtop *);
 
 #endif /* PDSTAT_TOP_H */

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+#include "pdstat/names.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/sym/symbols.h"
+#include "libcommon/sym/symq.h"
+#include "pdstat/flame.h"
+#include "pdstat/top.h"
+
+struct names {
+	struct pd_syms	*sy;
+	struct pd_frame	*fr;		/* --top alone: a sample's frames */
+	size_t		 frcap;
+	struct pd_symq	*sq;
+	struct symtop	*top;
+	struct flame	*fl;
+	uint64_t	 bad;		/* samples that do not parse */
+	int		 oom;		/* a sample could not be counted */
+	int		 notes;		/* names_note's progress */
+	char		 note[160];
+};
+
+/*
+ * --top alone names the sample's ip, and its frames too: the files its
+ * stack passes through are read as for the flame graph, so the notes
+ * about the ones that cannot be are the same either way.
+ */
+static int
+name_frames(struct names *nm, const struct pd_rec *rec,
+    const struct pd_sample *s)
+{
+	struct pd_symres res;
+	size_t i, n;
+
+	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
+	    s->callchain_nr : 1;
+	if (n > nm->frcap) {
+		struct pd_frame *f = realloc(nm->fr, n * sizeof(*f));
+
+		if (f == NULL)
+			return -1;
+		nm->fr = f;
+		nm->frcap = n;
+	}
+	n = pd_sample_frames(s, rec->misc, nm->fr, n);
+	for (i = 0; i < n; i++)
+		pd_syms_resolve(nm->sy, s->pid, nm->fr[i].cpumode,
+		    nm->fr[i].addr, &res);
+	return 0;
+}
+
+/* A sample come due, with the maps of its time (pd_symq_fn). */
+static void
+names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
+    const struct pd_sample *s)
+{
+	struct names *nm = ctx;
+
+	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
+	    s) < 0 || (nm->fl == NULL && name_frames(nm, rec, s) < 0)))
+		nm->oom = 1;
+	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
+		nm->oom = 1;
+}
+
+struct names *
+names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
+    struct symtop *top, struct flame *fl)
+{
+	struct pd_syms_opts o = *so;
+	struct names *nm;
+
+	if ((nm = calloc(1, sizeof(*nm))) == NULL)
+		return NULL;
+	/* The flame graph names every frame: it needs the files. */
+	if (fl != NULL)
+		o.dso_only = 0;
+	if ((nm->sy = pd_syms_new(&o)) == NULL ||
+	    (nm->sq = pd_symq_new(nm->sy, el)) == NULL) {
+		names_close(nm);
+		return NULL;
+	}
+	pd_symq_set_sample_fn(nm->sq, names_sample, nm);
+	nm->top = top;
+	nm->fl = fl;
+	if (fl != NULL)
+		flame_input(fl);
+	return nm;
+}
+
+/* The records the queue is done with: only bad samples are counted. */
+static int
+drain(struct names *nm)
+{
+	const struct pd_symq_res *res;
+	struct pd_rec rec;
+
+	while (pd_symq_next(nm->sq, &rec, &res) > 0)
+		if (res != NULL && res->bad)
+			nm->bad++;
+	return nm->oom ? -1 : 0;
+}
+
+int
+names_record(struct names *nm, const struct pd_rec *rec)
+{
+	/* What COMPRESSED records hold comes next; they name nothing. */
+	if (rec->type == PD_RECORD_COMPRESSED ||
+	    rec->type == PD_RECORD_COMPRESSED2)
+		return 0;
+	if (pd_symq_push(nm->sq, rec) < 0)
+		return -1;
+	return drain(nm);
+}
+
+int
+names_end(struct names *nm)
+{
+	pd_symq_flush(nm->sq);
+	return drain(nm);
+}
+
+const char *
+names_note(struct names *nm)
+{
+	const char *note;
+	unsigned long n;
+
+	if (nm->notes == 0 && (note = pd_syms_next_note(nm->sy)) != NULL)
+		return note;
+	if (nm->fl == NULL)
+		return NULL;
+	if (nm->notes == 0) {
+		nm->notes = 1;
+		if ((n = pd_symq_bad(nm->sq)) > 0) {
+			snprintf(nm->note, sizeof(nm->note), "%lu process or "
+			    "map record%s not usable for symbols", n,
+			    n > 1 ? "s were" : " was");
+			return nm->note;
+		}
+	}
+	if (nm->notes == 1) {
+		nm->notes = 2;
+		if (nm->bad > 0) {
+			snprintf(nm->note, sizeof(nm->note), "%" PRIu64
+			    " sample%s of no known layout left out of the "
+			    "flame graph", nm->bad, nm->bad > 1 ? "s" : "");
+			return nm->note;
+		}
+	}
+	return NULL;
+}
+
+void
+names_close(struct names *nm)
+{
+	if (nm == NULL)
+		return;
+	pd_symq_free(nm->sq);
+	/* The fold remembers names by address: it forgets them first. */
+	if (nm->fl != NULL)
+		flame_forget(nm->fl);
+	pd_syms_free(nm->sy);
+	free(nm->fr);
+	free(nm);
+}

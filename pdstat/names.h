@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Names for pdstat's samples: one symbolizer (libcommon/sym) and its
+ * time-ordered queue per input, for --top and --flamegraph alike, in
+ * the one pass over the input: each sample comes due with the maps of
+ * its time (symq.h) and goes to both.
+ */
+#ifndef PDSTAT_NAMES_H
+#define PDSTAT_NAMES_H
+
+struct flame;
+struct pd_evlist;
+struct pd_rec;
+struct pd_syms_opts;
+struct symtop;
+
+struct names;
+
+/*
+ * Names for an input whose attrs are el, for top and fl (either may be
+ * NULL; neither is owned). With fl, files are read for symbols even
+ * when `so` asks for dsos only. NULL when out of memory.
+ */
+struct names	*names_open(const struct pd_syms_opts *so,
+		    const struct pd_evlist *el, struct symtop *top,
+		    struct flame *fl);
+
+/*
+ * Every record of the input, in stream order: samples come due, in
+ * time order, as the records before them are known. 0, or -1 when out
+ * of memory.
+ */
+int	names_record(struct names *, const struct pd_rec *);
+
+/* The end of the input: every sample still waiting comes due. 0 or -1. */
+int	names_end(struct names *);
+
+/*
+ * Then the notes for the user, one per call, NULL when no more: the
+ * symbolizer's, and with a flame graph what it left out.
+ */
+const char	*names_note(struct names *);
+
+/*
+ * Frees the symbolizer: only after top and fl are done with the names
+ * (top's table points into it).
+ */
+void	names_close(struct names *);
+
+#endif /* PDSTAT_NAMES_H */
