@@ -272,7 +272,7 @@ test_decode(void)
 	b_hstr("perf");
 	b_hstr("top");
 	b_end(at);
-	T(pd_feat_decode(PD_FEAT_CMDLINE, b_buf + at + 16, b_len - at - 16,
+	T(pd_decode_feature(PD_FEAT_CMDLINE, b_buf + at + 16, b_len - at - 16,
 	    &v, &why) == 0);
 	T(s.vals >= 2 && s.opens == s.closes);
 	T(strcmp(s.str, "perf") == 0);
@@ -286,20 +286,20 @@ test_decode(void)
 		memcpy(copy, b_buf + at + 16, cut);
 		memset(&s, 0, sizeof(s));
 		why = NULL;
-		ok = (pd_feat_decode(PD_FEAT_EVENT_DESC, copy, cut, &v,
+		ok = (pd_decode_feature(PD_FEAT_EVENT_DESC, copy, cut, &v,
 		    &why) == -1 && why != NULL) || cut == 0;
 		ok &= s.opens == s.closes;
 		free(copy);
 	}
 	T(ok);
 	memset(&s, 0, sizeof(s));
-	T(pd_feat_decode(PD_FEAT_EVENT_DESC, b_buf + at + 16,
+	T(pd_decode_feature(PD_FEAT_EVENT_DESC, b_buf + at + 16,
 	    b_len - at - 16, &v, &why) == 0);
 	T(strcmp(s.str, "cpu-clock") == 0 || s.vals > 10);
 
 	/* A feature we do not know: its bytes, not an error. */
 	memset(&s, 0, sizeof(s));
-	T(pd_feat_decode(200, (const unsigned char *)"abcdefgh", 8, &v,
+	T(pd_decode_feature(200, (const unsigned char *)"abcdefgh", 8, &v,
 	    &why) == 0);
 	T(s.vals == 1);
 }
