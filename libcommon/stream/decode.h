@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Records field by field: the layouts of every non-SAMPLE record (MMAP2,
- * COMM, ID_INDEX, CPU_MAP, EVENT_UPDATE, ...), of perf_event_attr, of
- * feature bodies (decode_feat.c) and of SAMPLE with every field in it
- * (decode_sample.c), walked in order and handed to a visitor as named
- * values. A printer (pddump's text and JSON forms) is one visitor; the
- * layouts live only here.
+ * Records field by field: every non-SAMPLE record (MMAP2, COMM,
+ * ID_INDEX, CPU_MAP, EVENT_UPDATE, ...), perf_event_attr, feature bodies
+ * (decode_feat.c) and SAMPLE with every field in it (decode_sample.c),
+ * walked in order and handed to a visitor as named values. A printer
+ * (pddump's text and JSON forms) is one visitor. Most records are walked
+ * by their field tables (event.h), which swap.c walks too; the few with
+ * counts and versions no table says are laid out here.
  */
 #ifndef PD_DECODE_H
 #define PD_DECODE_H

@@ -33,6 +33,7 @@
 
 /* ---- the record header (struct perf_event_header) -------------------- */
 
+/* The header fields of the native record at rec, at any alignment. */
 static inline uint32_t
 pd_header_type(const void *rec)
 {
@@ -391,13 +392,5 @@ struct pd_field {
  * SCHEDSTAT_DOMAIN; SAMPLE) or the type is unknown.
  */
 extern const struct pd_field *const pd_record_layouts[PD_RECORD_USER_MAX];
-
-/* The bytes a field of fixed width takes (numbers, PAD, BYTES, MMAP2_ID). */
-static inline size_t
-pd_field_width(const struct pd_field *f)
-{
-	return f->kind == PD_F_MMAP2_ID ? 24 : f->kind <= PD_F_BYTES ?
-	    f->size : 0;
-}
 
 #endif /* PD_EVENT_H */
