@@ -67,11 +67,12 @@ get64(const struct pd_rec *rec, size_t off)
 static const char *
 str_at(const struct pd_rec *rec, size_t off, size_t *len)
 {
-	const char *s = (const char *)rec->data + off;
-	const char *z;
+	const char *s, *z;
 
-	if (rec->size <= off ||
-	    (z = memchr(s, '\0', rec->size - off)) == NULL)
+	if (rec->size <= off)
+		return NULL;
+	s = (const char *)rec->data + off;
+	if ((z = memchr(s, '\0', rec->size - off)) == NULL)
 		return NULL;
 	*len = z - s;
 	return s;
