@@ -3,7 +3,7 @@
  * pdrecord: the command that is recorded, or that only says how long to
  * record; held before its exec until the events are open.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * pdrecord: the events: their attrs from the options, perf_event_open on every
  * (CPU, thread) slot with perf's fallbacks, and enabling them.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,9 +12,22 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "libcommon/cli/msg.h"
+
+struct options opt = { .stack_size = 8192, .zlevel = -1 };
+struct ev *evs;
+size_t nevs;
+
+int
+perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group,
+	    PERF_FLAG_FD_CLOEXEC);
+}
+
 
 int
 mount_tracefs(void)
@@ -277,10 +290,10 @@ open_events(void)
 		evs[i].fds = malloc(nslots * sizeof(int));
 		evs[i].ids = malloc(nslots * sizeof(uint64_t));
 		if (evs[i].fds == NULL || evs[i].ids == NULL)
-			nomem();
+			pd_die_nomem();
 	}
 	if ((rings = calloc(ncpus, sizeof(*rings))) == NULL)
-		nomem();
+		pd_die_nomem();
 	for (c = 0; c < ncpus; c++) {
 		ringfd = -1;
 		for (t = 0; t < nthreads; t++) {

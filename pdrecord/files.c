@@ -3,11 +3,14 @@
  * pdrecord: the files the recorded processes map, noted as their MMAP records
  * pass, for the build ids written at the end.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <stdlib.h>
 
+#include "libcommon/cli/msg.h"
 #include "libcommon/stream/event.h"
+
+struct strset files;
 
 static size_t
 str_hash(const char *s, size_t cap)
@@ -31,7 +34,7 @@ strset_add(struct strset *s, const char *name)
 
 		s->cap = o.cap ? o.cap * 2 : 1024;
 		if ((s->v = calloc(s->cap, sizeof(*s->v))) == NULL)
-			nomem();
+			pd_die_nomem();
 		for (i = 0; i < o.cap; i++) {
 			if (o.v[i] == NULL)
 				continue;
@@ -47,7 +50,7 @@ strset_add(struct strset *s, const char *name)
 		if (strcmp(s->v[h], name) == 0)
 			return;
 	if ((s->v[h] = strdup(name)) == NULL)
-		nomem();
+		pd_die_nomem();
 	s->n++;
 }
 

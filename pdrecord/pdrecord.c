@@ -8,7 +8,7 @@
  * blocking while the rings need draining: a slow reader makes the queue
  * grow (up to QUEUE_MAX), not the kernel drop samples.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,24 +71,7 @@ usage(FILE *f, int status)
 	exit(status);
 }
 
-struct options opt = { .stack_size = 8192, .zlevel = -1 };
-
 static volatile sig_atomic_t got_signal, got_child;
-struct queue q;
-struct ev *evs;
-size_t nevs;
-struct ring *rings;
-int nrings;
-int cpus[MAX_CPUS], ncpus;
-pid_t *threads;
-int nthreads;
-struct strset files;
-unsigned long long nsamples, nlost, nbytes;
-int reader_gone;
-int out_fd = -1, direct_failed;
-int cmd_is_target;	/* the command is recorded (not -p/-t) */
-struct pd_writer *zw;	/* -z: the compressor's writer, into */
-struct pd_zenc *zenc;	/* put_out(); NULL without -z */
 static struct pd_event *specs;	/* -e, parsed */
 static size_t nspecs;
 
@@ -100,29 +83,6 @@ on_signal(int sig)
 	else
 		got_signal = sig;
 }
-
-int
-perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
-{
-	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group,
-	    PERF_FLAG_FD_CLOEXEC);
-}
-
-/* The compressor failed (no memory, or zstd said no). */
-void
-zfail(void)
-{
-	pd_warnx("compressing: %s", strerror(errno));
-	exit(PD_EXIT_DATA);
-}
-
-void
-nomem(void)
-{
-	pd_warnx("out of memory");
-	exit(PD_EXIT_DATA);
-}
-
 
 /* --call-graph fp or dwarf[,SIZE]; a bad one ends the program. */
 static void
@@ -300,10 +260,10 @@ choose_events(void)
 	/* Events: perf's default is cycles, which falls back to cpu-clock. */
 	if (nspecs == 0 && pd_events_parse("cycles", &specs, &nspecs, why,
 	    sizeof(why)) < 0)
-		nomem();
+		pd_die_nomem();
 	nevs = nspecs;
 	if ((evs = calloc(nevs, sizeof(*evs))) == NULL)
-		nomem();
+		pd_die_nomem();
 	for (k = 0; k < nevs; k++) {
 		evs[k].spec = specs[k];
 		if (specs[k].type != PERF_TYPE_TRACEPOINT)
@@ -367,7 +327,7 @@ record(const struct pd_output *out, pid_t *child, int *child_status,
 	int i, hup, status = PD_EXIT_OK;
 
 	if ((pfd = calloc(nrings + 1, sizeof(*pfd))) == NULL)
-		nomem();
+		pd_die_nomem();
 	for (i = 0; i < nrings; i++) {
 		pfd[i].fd = rings[i].fd;
 		pfd[i].events = POLLIN;
@@ -550,7 +510,7 @@ main(int argc, char **argv)
 		if ((zw = pd_writer_new_sink(zsink, NULL)) == NULL ||
 		    (zenc = pd_zenc_new(zw, opt.zlevel,
 		    PD_RECORD_COMPRESSED)) == NULL)
-			nomem();
+			pd_die_nomem();
 	}
 	take_signals(&orig);
 	if (have_cmd) {

@@ -4,7 +4,7 @@
  * data, the threads and maps that already exist) and the build ids at
  * the end.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,7 +24,7 @@ static void
 put_buf(struct pd_synth *b)
 {
 	if (queue_put(b->p, b->len) < 0)
-		nomem();
+		pd_die_nomem();
 	b->len = 0;
 }
 
@@ -44,11 +44,11 @@ preamble(int argc, char **argv, pid_t child)
 	idsz = trailer.size;
 	pd_pipe_header_put(hdr, 0);
 	if (pd_synth_put(&b, hdr, sizeof(hdr)) < 0)
-		nomem();
+		pd_die_nomem();
 	sev = calloc(nevs, sizeof(*sev));
 	tps = calloc(nevs, sizeof(*tps));
 	if (sev == NULL || tps == NULL)
-		nomem();
+		pd_die_nomem();
 	for (i = 0; i < nevs; i++) {
 		if (pd_synth_attr(&b, &evs[i].attr, evs[i].ids,
 		    evs[i].nids) < 0) {
@@ -67,7 +67,7 @@ preamble(int argc, char **argv, pid_t child)
 		}
 	}
 	if (pd_synth_features(&b, argc, argv, sev, nevs) < 0)
-		nomem();
+		pd_die_nomem();
 	if (zenc != NULL) {
 		/* The COMPRESSED feature, after ours, as perf orders them. */
 		put_buf(&b);
@@ -82,16 +82,16 @@ preamble(int argc, char **argv, pid_t child)
 	put_buf(&b);
 	if (!evs[0].attr.exclude_kernel &&
 	    pd_synth_kernel_mmaps(&b, idsz) < 0)
-		nomem();
+		pd_die_nomem();
 	if (opt.all_cpus || opt.cpu_list != NULL) {
 		if (pd_synth_all_processes(&b, opt.data, idsz) < 0)
-			nomem();
+			pd_die_nomem();
 	} else if (child > 0 && cmd_is_target) {
 		char comm[16];
 
 		snprintf(comm, sizeof(comm), "%s", pd_progname());
 		if (pd_synth_comm(&b, child, child, comm, idsz) < 0)
-			nomem();
+			pd_die_nomem();
 	} else {
 		int t;
 
@@ -135,11 +135,11 @@ preamble(int argc, char **argv, pid_t child)
 			}
 			if (!seen && pd_synth_process(&b, tgid, 0, opt.data,
 			    idsz) < 0)
-				nomem();
+				pd_die_nomem();
 		}
 	}
 	if (pd_synth_empty(&b, PD_RECORD_FINISHED_INIT) < 0)
-		nomem();
+		pd_die_nomem();
 	note_buf(b.p, b.len);
 	put_buf(&b);
 	r = 0;
@@ -164,7 +164,7 @@ build_ids(void)
 	    pd_buildid_read("/sys/kernel/notes", 1, id, &idlen) == 0 &&
 	    pd_synth_build_id(&b, PERF_RECORD_MISC_KERNEL, -1, id, idlen,
 	    "[kernel.kallsyms]") < 0)
-		nomem();
+		pd_die_nomem();
 	for (i = 0; i < files.cap; i++) {
 		if ((f = files.v[i]) == NULL)
 			continue;
@@ -181,7 +181,7 @@ build_ids(void)
 			if (pd_buildid_read(path, 1, id, &idlen) == 0 &&
 			    pd_synth_build_id(&b, PERF_RECORD_MISC_KERNEL,
 			    -1, id, idlen, f) < 0)
-				nomem();
+				pd_die_nomem();
 			continue;
 		}
 		if (f[0] != '/')
@@ -189,7 +189,7 @@ build_ids(void)
 		if (pd_buildid_read(f, 0, id, &idlen) == 0 &&
 		    pd_synth_build_id(&b, PERF_RECORD_MISC_USER, -1, id, idlen,
 		    f) < 0)
-			nomem();
+			pd_die_nomem();
 	}
 	if (zenc != NULL) {
 		if (pd_zenc_plain(zenc, b.p, b.len) < 0 ||

@@ -5,12 +5,30 @@
  * draining; and put_out(), which writes straight through while nothing
  * waits.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#include "libcommon/cli/msg.h"
+
+struct queue q;
+unsigned long long nbytes;
+int reader_gone;
+int out_fd = -1, direct_failed;
+struct pd_writer *zw;	/* -z: the compressor's writer, into */
+struct pd_zenc *zenc;	/* put_out(); NULL without -z */
+
+/* The compressor failed (no memory, or zstd said no). */
+void
+zfail(void)
+{
+	pd_warnx("compressing: %s", strerror(errno));
+	exit(PD_EXIT_DATA);
+}
 
 /*
  * A chunk with its pages in place (MAP_POPULATE): one call instead of a

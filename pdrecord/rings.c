@@ -3,14 +3,19 @@
  * pdrecord: the kernel's ring buffers, one per CPU (or thread), drained
  * into the queue; a FINISHED_ROUND after each pass that moved anything.
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 
+#include "libcommon/cli/msg.h"
 #include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/rec/synth.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/stream/zenc.h"
+
+struct ring *rings;
+int nrings;
+unsigned long long nsamples, nlost;
 
 /*
  * Moves one ring's new records into the queue. Returns the bytes moved,
@@ -63,7 +68,7 @@ ring_read(struct ring *r)
 			zfail();
 	} else if (put_out(r->data + start, first) < 0 ||
 	    put_out(r->data, moved - first) < 0) {
-		nomem();
+		pd_die_nomem();
 	}
 	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
 	return (ssize_t)moved;
@@ -80,7 +85,7 @@ read_rings(void)
 	int i, full = 0;
 
 	if (rb.len == 0 && pd_synth_empty(&rb, PD_RECORD_FINISHED_ROUND) < 0)
-		nomem();
+		pd_die_nomem();
 	round = rb.p;
 	for (i = 0; i < nrings; i++) {
 		if ((n = ring_read(&rings[i])) < 0)
@@ -94,7 +99,7 @@ read_rings(void)
 		    pd_writer_flush(zw) < 0)
 			zfail();
 	} else if (total > 0 && put_out(round, rb.len) < 0) {
-		nomem();
+		pd_die_nomem();
 	}
 	return full;
 }

@@ -3,7 +3,7 @@
  * pdrecord: what is recorded: the CPUs (-a, -C) and the threads (-p, -t, the
  * command).
  */
-#include "pdrecord/pdrecord.h"
+#include "pdrecord/extern.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -11,6 +11,11 @@
 #include <string.h>
 
 #include "libcommon/cli/msg.h"
+
+int cpus[MAX_CPUS], ncpus;
+pid_t *threads;
+int nthreads;
+int cmd_is_target;	/* the command is recorded (not -p/-t) */
 
 int
 parse_cpu_list(const char *s)
@@ -67,7 +72,7 @@ add_thread(pid_t t)
 	pid_t *n = realloc(threads, (nthreads + 1) * sizeof(*n));
 
 	if (n == NULL)
-		nomem();
+		pd_die_nomem();
 	threads = n;
 	threads[nthreads++] = t;
 }
@@ -80,7 +85,7 @@ add_pids(const char *list, int all_threads)
 	long v;
 
 	if (copy == NULL)
-		nomem();
+		pd_die_nomem();
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		v = strtol(tok, &end, 10);

@@ -161,6 +161,13 @@ pd_die_write(const char *what)
 }
 
 void
+pd_die_nomem(void)
+{
+	pd_warnx("out of memory");
+	exit(PD_EXIT_DATA);
+}
+
+void
 pd_print_version(void)
 {
 	printf("%s (pdtools) %s\n", progname, PD_VERSION);

@@ -33,6 +33,9 @@ void	pd_print_err(const struct pd_err *err);
  */
 void	pd_die_write(const char *what) __attribute__((noreturn));
 
+/* "out of memory", exit status 1. */
+void	pd_die_nomem(void) __attribute__((noreturn));
+
 /*
  * Ctrl-C, the user's way to end a recording, keeps everything
  * (pdtools(7)). pd_interrupt_init() takes SIGINT over; each reader given

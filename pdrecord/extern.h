@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdrecord's parts (OpenBSD's extern.h): the state the recording shares,
- * set up by main() and used by the queue, the rings, the events and the
- * preamble, and the functions each part offers the others.
+ * pdrecord's parts (OpenBSD's extern.h): the state the recording shares
+ * and the functions each part offers the others. Each variable is
+ * defined by the part whose job it is (the queue's in queue.c, the
+ * events' and options in events.c, the rings' in rings.c, the targets'
+ * in targets.c), so the parts depend on one another one way and main()
+ * on all of them.
  */
-#ifndef PD_PDRECORD_H
-#define PD_PDRECORD_H
+#ifndef PD_PDRECORD_EXTERN_H
+#define PD_PDRECORD_EXTERN_H
 
 #include <linux/perf_event.h>
 #include <signal.h>
@@ -92,7 +95,6 @@ extern struct pd_writer *zw;	/* -z: the compressor's writer, into */
 extern struct pd_zenc *zenc;	/* put_out(); NULL without -z */
 
 /* pdrecord.c */
-void	nomem(void) __attribute__((noreturn));
 int	perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu,
 	    int group);
 void	zfail(void) __attribute__((noreturn));
@@ -127,4 +129,4 @@ int	preamble(int argc, char **argv, pid_t child);
 pid_t	start_command(char **argv, int go[2], int *execfd,
 	    int stdout_to_stderr);
 
-#endif /* PD_PDRECORD_H */
+#endif /* PD_PDRECORD_EXTERN_H */
