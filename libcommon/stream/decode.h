@@ -37,8 +37,8 @@ struct pd_dval {
 	const char	*name;
 	size_t		 namelen;	/* strlen(name), or 0: not counted */
 	enum pd_dfmt	 fmt;
-	int		 name_is_data;	/* the name came from the input (a
-					   tracepoint field's): quote with care */
+	/* the name came from the input (a tracepoint field's): escape it */
+	int		 name_is_data;
 	uint64_t	 u;
 	double		 d;
 	const void	*p;

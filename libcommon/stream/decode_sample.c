@@ -96,7 +96,8 @@ read_values(struct sv *s, const struct pd_evlist *el,
 			put(s, N("id"), PD_D_U, id);
 			if ((m = pd_evlist_by_id(el, id)) != NULL) {
 				name = pd_evsel_name(m);
-				put_ref(s, N("event"), PD_D_STR, name, strlen(name));
+				put_ref(s, N("event"), PD_D_STR, name,
+				    strlen(name));
 			}
 		}
 		if (rf & PD_FORMAT_LOST)
