@@ -179,12 +179,12 @@ tp_value(struct sv *s, const struct pd_tf_field *f, const unsigned char *p,
 
 	if (f->kind == PD_TF_STRING || ((f->kind == PD_TF_DATA_LOC ||
 	    f->kind == PD_TF_REL_LOC) && f->is_char)) {
-		put_ref(s, f->name, 0, PD_D_STR, p,
+		put_ref(s, f->name, f->name_len, PD_D_STR, p,
 		    strnlen((const char *)p, n));
 		return;
 	}
 	if (f->kind == PD_TF_NUM) {
-		put(s, f->name, 0, f->is_pointer ? PD_D_X : f->is_signed ?
+		put(s, f->name, f->name_len, f->is_pointer ? PD_D_X : f->is_signed ?
 		    PD_D_S : PD_D_U, pd_tf_get(p, n, be, f->is_signed));
 		return;
 	}
@@ -221,17 +221,15 @@ raw(struct sv *s, const struct pd_evlist *el, const struct pd_evsel *ev,
 		close_(s, PD_DV_OBJECT);
 		return;
 	}
-	s->d.name_is_data = 1;
 	for (i = 0; i < te->nfields; i++) {
 		const struct pd_tf_field *f = &te->fields[i];
 
 		if (pd_tf_field_bytes(f, be, smp->raw, smp->raw_size, &p,
 		    &n) < 0)
-			put(s, f->name, 0, PD_D_NULL, 0);
+			put(s, f->name, f->name_len, PD_D_NULL, 0);
 		else
 			tp_value(s, f, p, n, be);
 	}
-	s->d.name_is_data = 0;
 	close_(s, PD_DV_OBJECT);
 }
 
