@@ -240,26 +240,15 @@ top_key(const char *name)
 	return -1;
 }
 
+/* A key: names are the decoders' or C identifiers (tracepoint fields). */
 static void
-jv_key_esc(const char *name)
-{
-	out_json_str(name, strlen(name));
-	out_ch(':');
-}
-
-/* A key; escaped when it may hold anything (a name from the input). */
-static void
-jv_key(struct jvis *j, const char *name, int esc)
+jv_key(struct jvis *j, const char *name)
 {
 	if (!j->first[j->depth])
 		out_ch(',');
 	j->first[j->depth] = 0;
 	if (j->islist[j->depth] || name == NULL)
 		return;
-	if (esc) {
-		jv_key_esc(name);
-		return;
-	}
 	out_ch('"');
 	out_str(name);
 	OUT_S("\":");
@@ -282,13 +271,15 @@ jv_val(void *ctx, const struct pd_dval *v)
 	if (!j->first[j->depth])
 		out_ch(',');
 	j->first[j->depth] = 0;
-	if (j->islist[j->depth] || v->name == NULL)
-		;
-	else if (v->name_is_data)
-		jv_key_esc(v->name);
-	else
+	if (!j->islist[j->depth] && v->name != NULL)
 		put_name(v, '"', "\":", 2);
-	put_dval(v, 1);
+	/* the most common first, without a call */
+	if (v->fmt == PD_D_U)
+		out_u64(v->u);
+	else if (v->fmt == PD_D_S)
+		out_s64((int64_t)v->u);
+	else
+		put_dval(v, 1);
 }
 
 static void
@@ -296,7 +287,7 @@ jv_open(void *ctx, const char *name, int list)
 {
 	struct jvis *j = ctx;
 
-	jv_key(j, name, 1);
+	jv_key(j, name);
 	out_ch(list ? '[' : '{');
 	if (j->depth == 1 && !list && name != NULL &&
 	    strcmp(name, "sample_id") == 0) {
@@ -329,7 +320,7 @@ jv_close(void *ctx, int list)
 		j->in_sid = 0;
 		for (k = 0; k < NTOP; k++)
 			if ((j->sid_set >> k & 1) && !(j->top >> k & 1)) {
-				jv_key(j, top_keys[k], 0);
+				jv_key(j, top_keys[k]);
 				put_dval(&j->sid[k], 1);
 			}
 	}
@@ -667,6 +658,8 @@ sv_val(void *ctx, const struct pd_dval *v)
 		out_u64(v->u);
 	else if (v->fmt == PD_D_X)
 		out_x64(v->u);
+	else if (v->fmt == PD_D_S)
+		out_s64((int64_t)v->u);
 	else
 		put_dval(v, 0);
 }
@@ -701,13 +694,13 @@ sv_close(void *ctx, int kind)
 		out_ch('}');
 }
 
-/* JSON as for every record, -s as in text. */
+/* JSON as for every record; with -s, names as in text. */
 static void
 sj_val(void *ctx, const struct pd_dval *v)
 {
 	struct jvis *j = ctx;
 
-	if (j->depth == 1 && j->sv->d->sy != NULL && sv_syms(j->sv, v))
+	if (j->depth == 1 && sv_syms(j->sv, v))
 		return;
 	jv_val(ctx, v);
 }
@@ -726,7 +719,7 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 		memset(&j, 0, sizeof(j));
 		j.depth = 1;
 		j.sv = &t;
-		v.val = sj_val;
+		v.val = d->sy != NULL ? sj_val : jv_val;
 		v.open = jv_open;
 		v.close = jv_close;
 		v.ctx = &j;

@@ -89,7 +89,6 @@ pd_dwalk_emit(struct pd_dwalk *w, const char *name, enum pd_dfmt fmt,
 	d.name = name;
 	d.namelen = name != NULL ? strlen(name) : 0;
 	d.fmt = fmt;
-	d.name_is_data = 0;
 	d.u = u;
 	d.d = 0;
 	d.p = p;

@@ -38,8 +38,6 @@ struct pd_dval {
 	const char	*name;
 	size_t		 namelen;	/* strlen(name), or 0: not counted */
 	enum pd_dfmt	 fmt;
-	int		 name_is_data;	/* the name came from the input (a
-					   tracepoint field's): quote with care */
 	uint64_t	 u;
 	double		 d;
 	const void	*p;
@@ -126,7 +124,7 @@ int	pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
  *   "regs_user", "regs_intr": abi, mask, object "regs" of r<bit> values;
  *   "stack_user": size, dyn_size;  "aux": size;
  *   "raw": a tracepoint's fields as the tracing formats lay them out
- *     (names from the input: text, numbers, arrays as lists, PD_D_NULL
+ *     (named by the format: text, numbers, arrays as lists, PD_D_NULL
  *     for bytes outside the data), else size and data.
  * 0, or -1 with *why: the event is unknown (nothing visited), or a field
  * runs past the record (only "event" visited).

@@ -96,7 +96,8 @@ read_values(struct sv *s, const struct pd_evlist *el,
 			put(s, N("id"), PD_D_U, id);
 			if ((m = pd_evlist_by_id(el, id)) != NULL) {
 				name = pd_evsel_name(m);
-				put_ref(s, N("event"), PD_D_STR, name, strlen(name));
+				put_ref(s, N("event"), PD_D_STR, name,
+				    strlen(name));
 			}
 		}
 		if (rf & PD_FORMAT_LOST)
@@ -178,12 +179,12 @@ tp_value(struct sv *s, const struct pd_tf_field *f, const unsigned char *p,
 
 	if (f->kind == PD_TF_STRING || ((f->kind == PD_TF_DATA_LOC ||
 	    f->kind == PD_TF_REL_LOC) && f->is_char)) {
-		put_ref(s, f->name, 0, PD_D_STR, p,
+		put_ref(s, f->name, f->name_len, PD_D_STR, p,
 		    strnlen((const char *)p, n));
 		return;
 	}
 	if (f->kind == PD_TF_NUM) {
-		put(s, f->name, 0, f->is_pointer ? PD_D_X : f->is_signed ?
+		put(s, f->name, f->name_len, f->is_pointer ? PD_D_X : f->is_signed ?
 		    PD_D_S : PD_D_U, pd_tf_get(p, n, be, f->is_signed));
 		return;
 	}
@@ -220,17 +221,15 @@ raw(struct sv *s, const struct pd_evlist *el, const struct pd_evsel *ev,
 		close_(s, PD_DV_OBJECT);
 		return;
 	}
-	s->d.name_is_data = 1;
 	for (i = 0; i < te->nfields; i++) {
 		const struct pd_tf_field *f = &te->fields[i];
 
 		if (pd_tf_field_bytes(f, be, smp->raw, smp->raw_size, &p,
 		    &n) < 0)
-			put(s, f->name, 0, PD_D_NULL, 0);
+			put(s, f->name, f->name_len, PD_D_NULL, 0);
 		else
 			tp_value(s, f, p, n, be);
 	}
-	s->d.name_is_data = 0;
 	close_(s, PD_DV_OBJECT);
 }
 

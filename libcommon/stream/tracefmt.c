@@ -347,6 +347,7 @@ parse_field(struct pd_tf_field *f, const char *line, const char *end,
 	f->type = type;
 	if ((f->name = dupn(nb, ne - nb)) == NULL)
 		return -1;
+	f->name_len = ne - nb;
 	f->offset = off;
 	f->size = size;
 	f->is_common = common;

@@ -39,7 +39,8 @@ enum pd_tf_kind {
 };
 
 struct pd_tf_field {
-	const char	*name;
+	const char	*name;		/* a C identifier */
+	size_t		 name_len;
 	const char	*type;		/* the C type, e.g. "unsigned int" */
 	uint32_t	 offset;	/* in the RAW data */
 	uint32_t	 size;		/* bytes at offset (loc: 4) */

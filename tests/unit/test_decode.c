@@ -59,7 +59,7 @@ v_val(void *ctx, const struct pd_dval *v)
 	    v->namelen != strlen(v->name))
 		say("BADLEN ");
 	if (v->name != NULL)
-		say("%s%s", v->name, v->name_is_data ? "*" : "");
+		say("%s", v->name);
 	switch (v->fmt) {
 	case PD_D_U:
 		say("=u:%" PRIu64 " ", v->u);
@@ -332,9 +332,9 @@ static const char tp_fmt[] =
 static const char tp_seen[] =
     "event=str:sys:ev time=none:0 cpu=none:0 pid=none:1 tid=none:1 "
     "ip=none:2 period=u:4000 addr=none:2 id=none:0 callchain=none:8 "
-    "raw{ common_type*=u:5 common_pid*=s:-3 comm*=str:sh "
-    "name*=str:xyz addr*=x:ffff8000 arr[ =s:1 =s:-2 =s:3 ] "
-    "far*=null } ";
+    "raw{ common_type=u:5 common_pid=s:-3 comm=str:sh "
+    "name=str:xyz addr=x:ffff8000 arr[ =s:1 =s:-2 =s:3 ] "
+    "far=null } ";
 
 /* A tracepoint's RAW data: 48 bytes, "xyz" at 44, `far` out of bounds. */
 static size_t
