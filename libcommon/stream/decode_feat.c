@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Feature section bodies field by field (decode.h): the walk is decode's,
- * the primitive encodings (perf header strings, feature names) are
- * feature.c's, which needs nothing of decode: no include circle.
+ * Feature section bodies field by field: the walk is dwalk.h's, the
+ * primitive encodings (perf header strings, feature names) feature.c's.
  */
-#include "libcommon/stream/decode.h"
+#include "libcommon/stream/decode_feat.h"
 
 #include <string.h>
 
+#include "libcommon/stream/dwalk.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
 
