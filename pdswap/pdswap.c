@@ -143,8 +143,156 @@ bad:
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+/* One conversion: the input, the output and what is said at the end. */
+struct conv {
+	struct pd_reader	*rd;
+	struct pd_writer	*w;
+	struct zswap		*z;	/* re-compression, made on demand */
+	struct pd_header_info	 hi;
+	int			 convert;	/* the output is foreign */
+	int			 rezip;		/* the order changes */
+	unsigned long long	 nleft;	/* records converted in part */
+	const char		*left_why;
+};
+
+/* Input at fault: write what came before, say why. PD_EXIT_DATA or -1. */
+static int
+bad_input(struct conv *c, struct pd_err *e)
+{
+	if (pd_writer_flush(c->w) < 0)
+		return -1;
+	e->input = pd_reader_name(c->rd);
+	pd_print_err(e);
+	return PD_EXIT_DATA;
+}
+
+/*
+ * One record in the output's order. Compressed records keep their bytes
+ * when the order does not change; otherwise their contents are converted
+ * and compressed again the way perf did (zswap.c). 0 on, PD_EXIT_DATA
+ * (said), or -1 for a write error.
+ */
+static int
+swap_one(struct conv *c, struct pd_rec *rec)
+{
+	static unsigned char scratch[PD_REC_MAX + 1];
+	struct pd_err err;
+	const char *why;
+	int r;
+
+	if (rec->type == PD_RECORD_HEADER_FEATURE)
+		(void)pd_header_info_update(&c->hi, rec);
+	if (c->rezip && (rec->type == PD_RECORD_COMPRESSED ||
+	    rec->type == PD_RECORD_COMPRESSED2)) {
+		if (c->z == NULL && (c->z = zswap_new(pd_reader_evlist(c->rd),
+		    !pd_reader_swapped(c->rd), comp_level(&c->hi), c->w)) ==
+		    NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
+		if (zswap_feed(c->z, c->rd, rec, &err) < 0)
+			return zfail(c->rd, &err) < 0 ? -1 : PD_EXIT_DATA;
+		return 0;
+	}
+	if (c->convert) {
+		memcpy(scratch, rec->data, rec->size);
+		r = pd_swap_rec_out(pd_reader_evlist(c->rd), scratch, &why);
+		if (r < 0) {
+			err = *pd_reader_err(c->rd);
+			pd_err_set(&err, rec->offset, "%s: %s",
+			    pd_rec_name(rec->type) ?
+			    pd_rec_name(rec->type) : "record", why);
+			return bad_input(c, &err);
+		}
+		if (r > 0) {
+			c->nleft++;
+			c->left_why = why;
+		}
+		rec->data = scratch;
+	}
+	/*
+	 * A plain record ends a push of compressed ones; it waits while a
+	 * record of that push is still incomplete.
+	 */
+	if (c->z != NULL && (zswap_flush(c->z, rec->payload > 0, &err) < 0 ||
+	    (zswap_pending(c->z) &&
+	    zswap_hold(c->z, rec->data, rec->size, &err) < 0)))
+		return zfail(c->rd, &err) < 0 ? -1 : PD_EXIT_DATA;
+	if (c->z != NULL && zswap_pending(c->z))
+		return 0;
+	if (c->convert && rec->type == PD_RECORD_HEADER_TRACING_DATA &&
+	    rec->payload > 0) {
+		if (pd_writer_rec(c->w, rec) < 0 ||
+		    (r = tracing_out(c->rd, rec, c->w)) < 0)
+			return -1;
+		return r == 0 ? PD_EXIT_DATA : 0;
+	}
+	/* AUXTRACE data is the hardware's: it goes as it is */
+	if ((r = pd_writer_copy(c->w, c->rd, rec)) == -2)
+		return -1;
+	if (r < 0) {
+		err = *pd_reader_err(c->rd);
+		return bad_input(c, &err);
+	}
+	return 0;
+}
+
+/* Every record, then what is left of a compressed push. Status or -1. */
+static int
+swap_all(struct conv *c)
+{
+	struct pd_rec rec;
+	struct pd_err err;
+	int r, status = PD_EXIT_OK;
+
+	memset(&rec, 0, sizeof(rec));
+	while ((r = pd_reader_next(c->rd, &rec)) > 0)
+		if ((status = swap_one(c, &rec)) != 0)
+			return status;
+	if (r < 0) {
+		err = *pd_reader_err(c->rd);
+		return bad_input(c, &err);
+	}
+	if (c->z == NULL)
+		return PD_EXIT_OK;
+	if (zswap_flush(c->z, 1, &err) < 0)
+		return zfail(c->rd, &err) < 0 ? -1 : PD_EXIT_DATA;
+	if (zswap_pending(c->z)) {
+		err = *pd_reader_err(c->rd);
+		pd_err_set(&err, rec.offset, "compressed data ends in the "
+		    "middle of a record");
+		return zfail(c->rd, &err) < 0 ? -1 : PD_EXIT_DATA;
+	}
+	return PD_EXIT_OK;
+}
+
+/* What was converted only in part, or left out: one line each. */
+static void
+say_inexact(struct conv *c)
+{
+	const char *what;
+	unsigned n;
+
+	if (c->z != NULL && (n = zswap_inexact(c->z, &what)) > 0) {
+		c->nleft += n;
+		c->left_why = what;
+	}
+	if ((n = pd_reader_inexact(c->rd, &what)) > 0) {
+		c->nleft += n;
+		c->left_why = what;
+	}
+	if (c->nleft > 0)
+		pd_warnx("%s: %llu record%s converted only in part, the "
+		    "rest left as it was (last: %s)", pd_reader_name(c->rd),
+		    c->nleft, c->nleft > 1 ? "s" : "", c->left_why);
+	if ((n = pd_reader_dropped(c->rd, &what)) > 0)
+		pd_warnx("%s: left out %u section%s that a stream cannot "
+		    "carry (last: %s)", pd_reader_name(c->rd), n,
+		    n > 1 ? "s" : "", what);
+}
+
+static enum order
+parse_args(int argc, char **argv, const char **outpath, const char **inpath)
 {
 	static const struct option longopts[] = {
 		{ "help",	no_argument,		NULL, 'h' },
@@ -153,30 +301,16 @@ main(int argc, char **argv)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static unsigned char scratch[PD_REC_MAX + 1];
-	unsigned char hdr[PD_PIPE_HDR_SIZE];
-	struct pd_output out;
-	struct pd_writer *w;
-	struct pd_reader *rd;
-	struct pd_err err;
-	struct pd_rec rec;
-	struct zswap *z = NULL;
-	struct pd_header_info hi;
 	enum order order = TO_NATIVE;
-	const char *outpath = NULL, *inpath = NULL, *what, *left_why = NULL;
-	unsigned long long nleft = 0;
-	unsigned n;
-	int c, r, in_be, out_be, convert, rezip;
-	int status = PD_EXIT_OK;
+	int c;
 
-	pd_setprogname(argv[0]);
 	while ((c = getopt_long(argc, argv, "ho:t:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
 		case 'o':
-			outpath = optarg;
+			*outpath = optarg;
 			break;
 		case 't':
 			if (parse_order(optarg, &order) < 0) {
@@ -187,178 +321,62 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			pd_print_version();
-			return PD_EXIT_OK;
+			exit(PD_EXIT_OK);
 		default:
 			usage(stderr, PD_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
+	if (argc - optind > 1)
 		usage(stderr, PD_EXIT_USAGE);
-	if (argc == 1)
-		inpath = argv[0];
+	*inpath = argc - optind == 1 ? argv[optind] : NULL;
+	return order;
+}
 
+int
+main(int argc, char **argv)
+{
+	unsigned char hdr[PD_PIPE_HDR_SIZE];
+	const char *outpath = NULL, *inpath = NULL;
+	struct pd_output out;
+	struct pd_err err;
+	struct conv c;
+	enum order order;
+	int in_be, out_be, status;
+
+	pd_setprogname(argv[0]);
+	order = parse_args(argc, argv, &outpath, &inpath);
+	memset(&c, 0, sizeof(c));
 	pd_interrupt_init();
 	/* The tracing formats convert the RAW data (swap.h). */
-	if ((rd = pd_reader_open(inpath, PD_RD_STORED | PD_RD_TRACEFMT,
+	if ((c.rd = pd_reader_open(inpath, PD_RD_STORED | PD_RD_TRACEFMT,
 	    &err)) == NULL) {
 		pd_print_err(&err);
 		return PD_EXIT_DATA;
 	}
-	pd_interrupt_watch(rd);
-	in_be = HOST_BE ^ pd_reader_swapped(rd);
-	switch (order) {
-	case TO_NATIVE:
-		out_be = HOST_BE;
-		break;
-	case TO_BIG:
-		out_be = 1;
-		break;
-	case TO_LITTLE:
-		out_be = 0;
-		break;
-	default:
-		out_be = !in_be;
-		break;
-	}
-	/*
-	 * The reader hands out native records; those are turned around
-	 * when the output is foreign. Compressed records keep their bytes
-	 * when the order does not change; otherwise their contents are
-	 * converted and compressed again the way perf did (zswap.c).
-	 */
-	convert = out_be != HOST_BE;
-	rezip = out_be != in_be;
+	pd_interrupt_watch(c.rd);
+	in_be = HOST_BE ^ pd_reader_swapped(c.rd);
+	out_be = order == TO_NATIVE ? HOST_BE : order == TO_BIG ? 1 :
+	    order == TO_LITTLE ? 0 : !in_be;
+	/* The reader hands out native records: foreign output turns them. */
+	c.convert = out_be != HOST_BE;
+	c.rezip = out_be != in_be;
 
 	if (pd_output_open(&out, outpath) < 0) {
-		pd_reader_close(rd);
+		pd_reader_close(c.rd);
 		return PD_EXIT_USAGE;
 	}
-	if ((w = pd_writer_new(out.fd)) == NULL) {
+	if ((c.w = pd_writer_new(out.fd)) == NULL) {
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
-	pd_pipe_header_put(hdr, convert);
-	if (pd_writer_put(w, hdr, sizeof(hdr)) < 0)
+	pd_pipe_header_put(hdr, c.convert);
+	if (pd_writer_put(c.w, hdr, sizeof(hdr)) < 0 ||
+	    (status = swap_all(&c)) < 0)
 		goto write_failed;
-
-	memset(&hi, 0, sizeof(hi));
-	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		if (rec.type == PD_RECORD_HEADER_FEATURE)
-			(void)pd_header_info_update(&hi, &rec);
-		if (rezip && (rec.type == PD_RECORD_COMPRESSED ||
-		    rec.type == PD_RECORD_COMPRESSED2)) {
-			if (z == NULL && (z = zswap_new(pd_reader_evlist(rd),
-			    !pd_reader_swapped(rd), comp_level(&hi), w)) ==
-			    NULL) {
-				pd_warnx("out of memory");
-				status = PD_EXIT_DATA;
-				break;
-			}
-			if (zswap_feed(z, rd, &rec, &err) < 0) {
-				if (zfail(rd, &err) < 0)
-					goto write_failed;
-				status = PD_EXIT_DATA;
-				break;
-			}
-			continue;
-		}
-		if (convert) {
-			const char *why;
-			int s;
-
-			memcpy(scratch, rec.data, rec.size);
-			s = pd_swap_rec_out(pd_reader_evlist(rd), scratch,
-			    &why);
-			if (s < 0) {
-				struct pd_err e = *pd_reader_err(rd);
-
-				pd_err_set(&e, rec.offset, "%s: %s",
-				    pd_rec_name(rec.type) ?
-				    pd_rec_name(rec.type) : "record", why);
-				e.input = pd_reader_name(rd);
-				if (pd_writer_flush(w) < 0)
-					goto write_failed;
-				pd_print_err(&e);
-				status = PD_EXIT_DATA;
-				break;
-			}
-			if (s > 0) {
-				nleft++;
-				left_why = why;
-			}
-			rec.data = scratch;
-		}
-		/*
-		 * A plain record ends a push of compressed ones; it waits
-		 * while a record of that push is still incomplete.
-		 */
-		if (z != NULL && (zswap_flush(z, rec.payload > 0, &err) < 0 ||
-		    (zswap_pending(z) &&
-		    zswap_hold(z, rec.data, rec.size, &err) < 0))) {
-			if (zfail(rd, &err) < 0)
-				goto write_failed;
-			status = PD_EXIT_DATA;
-			break;
-		}
-		if (z != NULL && zswap_pending(z))
-			continue;
-		if (convert && rec.type == PD_RECORD_HEADER_TRACING_DATA &&
-		    rec.payload > 0) {
-			if (pd_writer_rec(w, &rec) < 0 ||
-			    (r = tracing_out(rd, &rec, w)) < 0)
-				goto write_failed;
-			if (r == 0) {
-				status = PD_EXIT_DATA;
-				break;
-			}
-			continue;
-		}
-		/* AUXTRACE data is the hardware's: it goes as it is */
-		if ((r = pd_writer_copy(w, rd, &rec)) == -2)
-			goto write_failed;
-		if (r < 0)
-			break;
-	}
-	if (r == 0 && z != NULL && status == PD_EXIT_OK) {
-		if (zswap_flush(z, 1, &err) < 0) {
-			if (zfail(rd, &err) < 0)
-				goto write_failed;
-			status = PD_EXIT_DATA;
-		} else if (zswap_pending(z)) {
-			err = *pd_reader_err(rd);
-			pd_err_set(&err, rec.offset, "compressed data ends in "
-			    "the middle of a record");
-			zfail(rd, &err);
-			status = PD_EXIT_DATA;
-		}
-	}
-	if (r < 0) {
-		if (pd_writer_flush(w) < 0)
-			goto write_failed;
-		pd_print_err(pd_reader_err(rd));
-		status = PD_EXIT_DATA;
-	}
-	if (z != NULL && (n = zswap_inexact(z, &what)) > 0) {
-		nleft += n;
-		left_why = what;
-	}
-	zswap_free(z);
-	if ((n = pd_reader_inexact(rd, &what)) > 0) {
-		nleft += n;
-		left_why = what;
-	}
-	if (nleft > 0)
-		pd_warnx("%s: %llu record%s converted only in part, the "
-		    "rest left as it was (last: %s)", pd_reader_name(rd),
-		    nleft, nleft > 1 ? "s" : "", left_why);
-	if ((n = pd_reader_dropped(rd, &what)) > 0)
-		pd_warnx("%s: left out %u section%s that a stream cannot "
-		    "carry (last: %s)", pd_reader_name(rd), n, n > 1 ? "s" : "",
-		    what);
-	pd_reader_close(rd);
-	if (pd_writer_free(w) < 0)
+	say_inexact(&c);
+	zswap_free(c.z);
+	pd_reader_close(c.rd);
+	if (pd_writer_free(c.w) < 0)
 		goto write_failed;
 	/* Stopped by the user: what was read is written, and kept. */
 	if (status == PD_EXIT_OK && pd_interrupted())
