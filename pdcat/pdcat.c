@@ -77,6 +77,10 @@ struct joiner {
 	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
 	unsigned char	*blob;		/* this input's tracing data */
 	size_t		 blob_cap;
+	struct pd_writer *w;		/* the output, through z with -z */
+	struct pd_zenc	*z;
+	int		 ninputs;
+	int		 decompress;	/* inputs read decompressed */
 };
 
 static uint64_t
@@ -286,8 +290,154 @@ flush_out(struct pd_writer *w, struct pd_zenc *z)
 	return pd_writer_flush(w);
 }
 
-int
-main(int argc, char **argv)
+/* How one record went (join_rec). */
+enum {
+	JOIN_OK,
+	JOIN_BAD,		/* bad input, said */
+	JOIN_READ,		/* the reader failed: pd_reader_err() */
+	JOIN_WRITE		/* the output failed (errno) */
+};
+
+/* Bad input at `offset` of rd: what came before goes out, then why. */
+static int
+join_bad(const struct joiner *j, struct pd_reader *rd, uint64_t offset,
+    const char *why)
+{
+	struct pd_err e = *pd_reader_err(rd);
+
+	if (flush_out(j->w, j->z) < 0)
+		return JOIN_WRITE;
+	pd_err_set(&e, offset, "%s", why);
+	e.input = pd_reader_name(rd);
+	pd_print_err(&e);
+	return JOIN_BAD;
+}
+
+static int
+join_nomem(void)
+{
+	pd_warnx("out of memory");
+	return JOIN_BAD;
+}
+
+/*
+ * Renumbers colliding ids, then gives every event PERF_SAMPLE_IDENTIFIER:
+ * perf finds every record's event by the first attr's layout, which only
+ * IDENTIFIER makes the same for all. rec then points at the new bytes.
+ */
+static int
+renumber(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
+{
+	static unsigned char scratch[PD_REC_MAX + 1];
+	static unsigned char grown[PD_REC_MAX + 1];
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const char *why;
+	int grew;
+
+	memcpy(scratch, rec->data, rec->size);
+	if (pd_ids_map(el, rec, scratch, map_id, j, &why) < 0 ||
+	    (grew = pd_ids_add_identifier(el, rec, scratch, grown, event_id,
+	    j, &why)) < 0)
+		return join_bad(j, rd, rec->offset, why);
+	if (j->nomem)
+		return join_nomem();
+	rec->data = scratch;
+	if (grew > 0) {
+		rec->data = grown;
+		rec->size = grew;
+	}
+	return JOIN_OK;
+}
+
+/* One record of input i, through the joins a record needs, written. */
+static int
+join_rec(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
+{
+	char msg[512];
+	size_t len;
+	int r;
+
+	if (j->decompress && pd_feat_id(rec) == PD_FEAT_COMPRESSED)
+		return JOIN_OK;
+	if (j->ninputs > 1 && j->input > 0 &&
+	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC) {
+		struct desc_ctx dc = { j, pd_reader_evlist(rd), j->w, j->z,
+		    rec->offset };
+
+		if (pd_feat_event_desc(rec, desc_update, &dc) < 0)
+			return JOIN_WRITE;
+		return j->nomem ? join_nomem() : JOIN_OK;
+	}
+	if (j->ninputs > 1 && (r = renumber(j, rd, rec)) != JOIN_OK)
+		return r;
+	if (j->ninputs > 1 && rec->type == PD_RECORD_HEADER_TRACING_DATA) {
+		if ((r = join_tracing(j, rd, rec, &len, msg, sizeof(msg))) < 0)
+			return JOIN_READ;
+		if (j->nomem)
+			return join_nomem();
+		if (r > 0)
+			return join_bad(j, rd, rec->offset, msg);
+		if ((j->z != NULL ? pd_zenc_rec(j->z, rec) :
+		    pd_writer_rec(j->w, rec)) < 0 ||
+		    (j->z != NULL ? pd_zenc_plain(j->z, j->blob, len) :
+		    pd_writer_put(j->w, j->blob, len)) < 0)
+			return JOIN_WRITE;
+		return JOIN_OK;
+	}
+	if (j->z != NULL && rec->payload == 0)
+		return pd_zenc_rec(j->z, rec) < 0 ? JOIN_WRITE : JOIN_OK;
+	/* Payloads go plain, after the pending chunk. */
+	if (j->z != NULL && pd_zenc_flush(j->z) < 0)
+		return JOIN_WRITE;
+	if ((r = pd_writer_copy(j->w, rd, rec)) == -2)
+		return JOIN_WRITE;
+	return r < 0 ? JOIN_READ : JOIN_OK;
+}
+
+/* Input i, whole. Its exit status, or -1 when the output failed. */
+static int
+join_input(struct joiner *j, const char *path, int i)
+{
+	struct pd_err err;
+	struct pd_reader *rd;
+	struct pd_rec rec;
+	const char *what;
+	unsigned dropped;
+	int r, how = JOIN_OK;
+
+	rd = pd_reader_open(path,
+	    j->decompress || j->z != NULL ? PD_RD_DECOMPRESS : 0, &err);
+	if (rd == NULL) {
+		pd_print_err(&err);
+		return PD_EXIT_DATA;
+	}
+	pd_interrupt_watch(rd);
+	j->input = i;
+	pd_idmap_free(&j->map);
+	pd_idmap_free(&j->evids);
+	while ((r = pd_reader_next(rd, &rec)) > 0 &&
+	    (how = join_rec(j, rd, &rec)) == JOIN_OK)
+		;
+	if (how == JOIN_WRITE)
+		return -1;
+	if (r < 0 || how == JOIN_READ) {
+		if (flush_out(j->w, j->z) < 0)
+			return -1;
+		pd_print_err(pd_reader_err(rd));
+		how = JOIN_BAD;
+	}
+	if ((dropped = pd_reader_dropped(rd, &what)) > 0)
+		pd_warnx("%s: left out %u section%s that a stream cannot carry "
+		    "(last: %s)", pd_reader_name(rd), dropped,
+		    dropped > 1 ? "s" : "", what);
+	pd_reader_close(rd);
+	return how == JOIN_BAD ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
+/* Options; returns the index of the first operand. */
+static int
+parse_args(int argc, char **argv, struct joiner *j, const char **outpath,
+    int *level, int *ztype)
 {
 	static const struct option longopts[] = {
 		{ "compress",	optional_argument,	NULL, 'z' },
@@ -298,40 +448,29 @@ main(int argc, char **argv)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static unsigned char scratch[PD_REC_MAX + 1];
-	static unsigned char grown[PD_REC_MAX + 1];
-	static char *stdin_only[] = { "-", NULL };
-	struct pd_output out;
-	struct pd_writer *w;
-	struct pd_zenc *z = NULL;
-	struct joiner j;
-	const char *outpath = NULL;
-	char **inputs;
-	int c, decompress = 0, ninputs, i, status = PD_EXIT_OK;
-	int level = 0, ztype = PD_RECORD_COMPRESSED;
+	int c;
 
-	pd_setprogname(argv[0]);
 	while ((c = getopt_long(argc, argv, "dho:z::", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'd':
-			decompress = 1;
+			j->decompress = 1;
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
 		case 'o':
-			outpath = optarg;
+			*outpath = optarg;
 			break;
 		case 'V':
 			pd_print_version();
-			return PD_EXIT_OK;
+			exit(PD_EXIT_OK);
 		case 'Z':
-			ztype = PD_RECORD_COMPRESSED2;
+			*ztype = PD_RECORD_COMPRESSED2;
 			/* FALLTHROUGH */
 		case 'z':
-			level = PD_ZENC_LEVEL_DEFAULT;
-			if (optarg != NULL && parse_level(optarg, &level) < 0) {
+			*level = PD_ZENC_LEVEL_DEFAULT;
+			if (optarg != NULL && parse_level(optarg, level) < 0) {
 				pd_warnx("compression level '%s' is not 1 to "
 				    "%d", optarg, PD_ZENC_LEVEL_MAX);
 				usage(stderr, PD_EXIT_USAGE);
@@ -341,172 +480,53 @@ main(int argc, char **argv)
 			usage(stderr, PD_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (decompress && level > 0) {
+	if (j->decompress && *level > 0) {
 		pd_warnx("-d and -z exclude each other");
 		usage(stderr, PD_EXIT_USAGE);
 	}
-	inputs = argc > 0 ? argv : stdin_only;
-	ninputs = argc > 0 ? argc : 1;
+	return optind;
+}
+
+int
+main(int argc, char **argv)
+{
+	static char *stdin_only[] = { "-", NULL };
+	struct pd_output out;
+	struct joiner j;
+	const char *outpath = NULL;
+	char **inputs;
+	int i, status = PD_EXIT_OK;
+	int level = 0, ztype = PD_RECORD_COMPRESSED;
+
+	pd_setprogname(argv[0]);
+	memset(&j, 0, sizeof(j));
+	j.next_id = 1;
+	i = parse_args(argc, argv, &j, &outpath, &level, &ztype);
+	inputs = i < argc ? argv + i : stdin_only;
+	j.ninputs = i < argc ? argc - i : 1;
 	/*
 	 * Ids are rewritten inside records, so joined streams are read
 	 * decompressed: compressed bytes cannot be renumbered.
 	 */
-	if (ninputs > 1)
-		decompress = 1;
+	if (j.ninputs > 1)
+		j.decompress = 1;
 
 	pd_interrupt_init();
 	if (pd_output_open(&out, outpath) < 0)
 		return PD_EXIT_USAGE;
-	if ((w = pd_writer_new(out.fd)) == NULL ||
-	    (level > 0 && (z = pd_zenc_new(w, level, ztype)) == NULL)) {
+	if ((j.w = pd_writer_new(out.fd)) == NULL ||
+	    (level > 0 && (j.z = pd_zenc_new(j.w, level, ztype)) == NULL)) {
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
-	memset(&j, 0, sizeof(j));
-	j.next_id = 1;
-	if (pd_writer_header(w) < 0)
+	if (pd_writer_header(j.w) < 0)
 		goto write_failed;
-
-	for (i = 0; i < ninputs && status == PD_EXIT_OK &&
-	    !pd_interrupted(); i++) {
-		struct pd_err err;
-		struct pd_reader *rd;
-		struct pd_rec rec;
-		const char *what;
-		unsigned dropped;
-		int r;
-
-		rd = pd_reader_open(inputs[i],
-		    decompress || z != NULL ? PD_RD_DECOMPRESS : 0, &err);
-		if (rd == NULL) {
-			pd_print_err(&err);
-			status = PD_EXIT_DATA;
-			break;
-		}
-		pd_interrupt_watch(rd);
-		j.input = i;
-		pd_idmap_free(&j.map);
-		pd_idmap_free(&j.evids);
-		while ((r = pd_reader_next(rd, &rec)) > 0) {
-			if (decompress &&
-			    pd_feat_id(&rec) == PD_FEAT_COMPRESSED)
-				continue;
-			if (ninputs > 1 && i > 0 &&
-			    pd_feat_id(&rec) == PD_FEAT_EVENT_DESC) {
-				struct desc_ctx dc = { &j, pd_reader_evlist(rd),
-				    w, z, rec.offset };
-
-				if (pd_feat_event_desc(&rec, desc_update,
-				    &dc) < 0)
-					goto write_failed;
-				if (j.nomem) {
-					pd_warnx("out of memory");
-					status = PD_EXIT_DATA;
-					break;
-				}
-				continue;
-			}
-			if (ninputs > 1) {
-				const struct pd_evlist *el;
-				const char *why;
-				int grew;
-
-				/*
-				 * Renumber colliding ids, then give every
-				 * event PERF_SAMPLE_IDENTIFIER: perf finds
-				 * every record's event by the first attr's
-				 * layout, which only IDENTIFIER makes the
-				 * same for all.
-				 */
-				el = pd_reader_evlist(rd);
-				memcpy(scratch, rec.data, rec.size);
-				if (pd_ids_map(el, &rec, scratch, map_id, &j,
-				    &why) < 0 ||
-				    (grew = pd_ids_add_identifier(el, &rec,
-				    scratch, grown, event_id, &j, &why)) < 0) {
-					struct pd_err e = *pd_reader_err(rd);
-
-					pd_err_set(&e, rec.offset, "%s", why);
-					e.input = pd_reader_name(rd);
-					if (flush_out(w, z) < 0)
-						goto write_failed;
-					pd_print_err(&e);
-					status = PD_EXIT_DATA;
-					break;
-				}
-				if (j.nomem) {
-					pd_warnx("out of memory");
-					status = PD_EXIT_DATA;
-					break;
-				}
-				rec.data = scratch;
-				if (grew > 0) {
-					rec.data = grown;
-					rec.size = grew;
-				}
-			}
-			if (ninputs > 1 &&
-			    rec.type == PD_RECORD_HEADER_TRACING_DATA) {
-				char msg[512];
-				size_t len;
-
-				if ((r = join_tracing(&j, rd, &rec, &len, msg,
-				    sizeof(msg))) < 0)
-					break;
-				if (j.nomem) {
-					pd_warnx("out of memory");
-					status = PD_EXIT_DATA;
-					break;
-				}
-				if (r > 0) {
-					struct pd_err e = *pd_reader_err(rd);
-
-					if (flush_out(w, z) < 0)
-						goto write_failed;
-					pd_err_set(&e, rec.offset, "%s", msg);
-					e.input = pd_reader_name(rd);
-					pd_print_err(&e);
-					status = PD_EXIT_DATA;
-					break;
-				}
-				if ((z != NULL ? pd_zenc_rec(z, &rec) :
-				    pd_writer_rec(w, &rec)) < 0 ||
-				    (z != NULL ? pd_zenc_plain(z, j.blob, len) :
-				    pd_writer_put(w, j.blob, len)) < 0)
-					goto write_failed;
-				continue;
-			}
-			if (z != NULL && rec.payload == 0) {
-				if (pd_zenc_rec(z, &rec) < 0)
-					goto write_failed;
-				continue;
-			}
-			/* Payloads go plain, after the pending chunk. */
-			if (z != NULL && pd_zenc_flush(z) < 0)
-				goto write_failed;
-			if ((r = pd_writer_copy(w, rd, &rec)) == -2)
-				goto write_failed;
-			if (r < 0)
-				break;
-		}
-		if (r < 0) {
-			if (flush_out(w, z) < 0)
-				goto write_failed;
-			pd_print_err(pd_reader_err(rd));
-			status = PD_EXIT_DATA;
-		}
-		if ((dropped = pd_reader_dropped(rd, &what)) > 0)
-			pd_warnx("%s: left out %u section%s that a stream "
-			    "cannot carry (last: %s)", pd_reader_name(rd),
-			    dropped, dropped > 1 ? "s" : "", what);
-		pd_reader_close(rd);
-	}
-	if (pd_zenc_free(z) < 0 || pd_writer_free(w) < 0) {
-		w = NULL;
+	for (i = 0; i < j.ninputs && status == PD_EXIT_OK &&
+	    !pd_interrupted(); i++)
+		if ((status = join_input(&j, inputs[i], i)) < 0)
+			goto write_failed;
+	if (pd_zenc_free(j.z) < 0 || pd_writer_free(j.w) < 0)
 		goto write_failed;
-	}
 	pd_idmap_free(&j.map);
 	pd_idmap_free(&j.evids);
 	pd_idmap_free(&j.owners);
