@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/cli/msg.h"
@@ -53,7 +54,7 @@ usage(FILE *f, int status)
 static int
 put(void *w, void *rec, uint64_t ts)
 {
-	return pd_writer_put(w, rec, pd_get_u16((unsigned char *)rec + 6));
+	return pd_writer_put(w, rec, pd_header_size(rec));
 }
 
 /*
@@ -71,9 +72,7 @@ flushed(void *w, enum pd_ordered_how how)
 		    "half early, records may come out of order");
 		warned = 1;
 	}
-	pd_put_u32(h, PD_RECORD_FINISHED_ROUND);
-	pd_put_u16(h + 4, 0);
-	pd_put_u16(h + 6, PD_REC_HDR_SIZE);
+	pd_header_put(h, PD_RECORD_FINISHED_ROUND, 0, sizeof(h), 0);
 	return pd_writer_put(w, h, sizeof(h));
 }
 

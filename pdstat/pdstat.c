@@ -208,8 +208,7 @@ passes(const struct stats *st, const struct pd_rec *rec)
 		return !(rec->flags & PD_REC_DECOMPRESSED);
 	if (rec_is_compressed(rec->type))
 		return 0;
-	return !(rec->type == PD_RECORD_HEADER_FEATURE && rec->size >= 16 &&
-	    pd_get_u64(rec->data + 8) == PD_FEAT_COMPRESSED);
+	return pd_feat_id(rec) != PD_FEAT_COMPRESSED;
 }
 
 /* Each record after it is counted (stats_each_fn). */

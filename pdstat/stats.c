@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
@@ -189,25 +190,27 @@ nomem:
 static int
 do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 {
+	struct pd_record_lost lost;
+	struct pd_record_lost_samples lost_samples;
 	struct pd_evsel *ev;
 	uint64_t n, t = 0;
 
 	switch (rec->type) {
 	case PERF_RECORD_LOST:
-		if (rec->size < 24)
+		if (pd_record_lost_parse(rec, &lost) < 0)
 			break;
-		n = pd_get_u64(rec->data + 16);
+		n = lost.lost;
 		st->lost += n;
-		ev = pd_evlist_by_id(el, pd_get_u64(rec->data + 8));
+		ev = pd_evlist_by_id(el, lost.id);
 		if (ev == NULL)
 			ev = pd_evlist_for_rec(el, rec);
 		if (ev != NULL && grow_events(st, el->n) == 0)
 			st->ev[ev->idx].lost += n;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		if (rec->size < 16)
+		if (pd_record_lost_samples_parse(rec, &lost_samples) < 0)
 			break;
-		n = pd_get_u64(rec->data + 8);
+		n = lost_samples.lost;
 		st->lost_samples += n;
 		ev = pd_evlist_for_rec(el, rec);
 		if (ev != NULL && grow_events(st, el->n) == 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/swap.h"
@@ -133,8 +134,8 @@ convert(struct zswap *z, uint64_t off, struct pd_err *err)
 
 	while (z->len - z->conv >= PD_REC_HDR_SIZE) {
 		p = z->buf + z->conv;
-		size = pd_get_u16(p + 6);
-		type = pd_get_u32(p);
+		size = pd_header_size(p);
+		type = pd_header_type(p);
 		if (!z->in_native) {
 			size = bswap_16(size);
 			type = bswap_32(type);
@@ -162,20 +163,6 @@ convert(struct zswap *z, uint64_t off, struct pd_err *err)
 	return 0;
 }
 
-static int
-put_header(struct zswap *z, unsigned char *p, uint32_t type, uint16_t size)
-{
-	/* the output is the other order from the input's */
-	if (z->in_native) {
-		type = bswap_32(type);
-		size = bswap_16(size);
-	}
-	pd_put_u32(p, type);
-	pd_put_u16(p + 4, 0);
-	pd_put_u16(p + 6, size);
-	return 0;
-}
-
 /*
  * One push, as perf's zstd_compress_stream_to_records() writes it:
  * compress + flush into at most one record's room, until the input is
@@ -200,15 +187,10 @@ compress(struct zswap *z, const unsigned char *src, size_t n,
 			return -1;
 		}
 		ZSTD_flushStream(z->cs, &out);
-		size = hdr + out.pos;
-		if (hdr == 16) {
-			uint64_t ds = out.pos;
-
-			pd_put_u64(z->out + 8, z->in_native ? bswap_64(ds) : ds);
-			memset(z->out + size, 0, PD_ALIGN8(size) - size);
-			size = PD_ALIGN8(size);
-		}
-		put_header(z, z->out, z->type, size);
+		/* the output is the other order from the input's */
+		pd_record_compressed_head(z->out, z->type, out.pos, &size,
+		    z->in_native);
+		memset(z->out + hdr + out.pos, 0, size - hdr - out.pos);
 		if (pd_writer_put(z->w, z->out, size) < 0) {
 			err->msg[0] = '\0';
 			return -1;

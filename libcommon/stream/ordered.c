@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 
 #define SLAB		65536	/* holds the largest record, 65535 + pad */
@@ -389,7 +390,7 @@ compact(struct pd_ordered *o)
 			i = pos[off] - 1;
 			pos[off] = 0;
 			src = o->slabs[sl].mem + 8 * off;
-			len = (pd_get_u16(src + 6) + 7u) & ~7u;
+			len = (pd_header_size(src) + 7u) & ~7u;
 			if (doff + len > SLAB) {
 				d++;
 				doff = 0;
@@ -419,7 +420,7 @@ copy_bytes(const struct pd_ordered *o)
 	uint64_t n = 0;
 
 	for (; e < end; e++)
-		n += (pd_get_u16(o->slabs[e->u.at.slab].mem + e->u.at.off +
+		n += (pd_header_size(o->slabs[e->u.at.slab].mem + e->u.at.off +
 		    6) + 7u) & ~7u;
 	return n;
 }
@@ -537,7 +538,7 @@ pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 	if (ts == 0 || ts == UINT64_MAX)
 		return 1;
 	if (o->copy)
-		len = (pd_get_u16((const unsigned char *)rec + 6) + 7u) & ~7u;
+		len = (pd_header_size(rec) + 7u) & ~7u;
 	/* The common case: the slots and the slab space are there. */
 	if ((o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
 	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) &&
@@ -560,7 +561,7 @@ pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 		return 0;
 	}
 	memcpy(o->slabs[o->cur].mem + o->fill, rec,
-	    pd_get_u16((const unsigned char *)rec + 6));
+	    pd_header_size(rec));
 	e->u.at.slab = o->cur;
 	e->u.at.off = o->fill;
 	o->fill += len;

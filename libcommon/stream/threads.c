@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/idmap.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
@@ -824,27 +825,27 @@ flush_half(struct pd_threads *th)
 static int
 parse_task(struct pd_threads *th, const struct pd_rec *rec, struct task *t)
 {
-	const unsigned char *p = rec->data + PD_REC_HDR_SIZE;
-	size_t n;
+	struct pd_record_comm c;
+	struct pd_record_fork f;
 
 	memset(t, 0, sizeof(*t));
 	t->type = rec->type;
 	t->pslot = NONE;
 	if (rec->type == PERF_RECORD_COMM) {
-		if (rec->size <= PD_REC_HDR_SIZE + 8)
+		if (pd_record_comm_parse(rec, &c) < 0)
 			return -1;
-		t->pid = pd_get_u32(p);
-		n = rec->size - PD_REC_HDR_SIZE - 8;
-		memcpy(t->comm, p + 8, n < COMM_LEN - 1 ? n : COMM_LEN - 1);
-		t->slot = slot_get(th, pd_get_u32(p + 4));
+		t->pid = c.pid;
+		memcpy(t->comm, c.comm, c.comm_len < COMM_LEN - 1 ?
+		    c.comm_len : COMM_LEN - 1);
+		t->slot = slot_get(th, c.tid);
 		return 0;
 	}
-	if (rec->size < PD_REC_HDR_SIZE + 16)
+	if (pd_record_fork_parse(rec, &f) < 0)
 		return -1;
-	t->pid = pd_get_u32(p);
-	t->ppid = pd_get_u32(p + 4);
-	t->slot = slot_get(th, pd_get_u32(p + 8));
-	t->pslot = slot_get(th, pd_get_u32(p + 12));
+	t->pid = f.pid;
+	t->ppid = f.ppid;
+	t->slot = slot_get(th, f.tid);
+	t->pslot = slot_get(th, f.ptid);
 	return 0;
 }
 
