@@ -164,9 +164,10 @@ desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
 
 	(void)ids;
 	(void)nids;
-	if (idx >= c->el->n || len == 0 ||
-	    pd_record_event_update_name_build(b, sizeof(b),
-	    event_id(c->j, &c->el->evsels[idx]), name, len, 0) > sizeof(b))
+	if (idx >= pd_evlist_count(c->el) || len == 0)
+		return 0;
+	if (pd_record_event_update_name_build(b, sizeof(b), event_id(c->j,
+	    pd_evlist_at(c->el, idx)), name, len, 0) > sizeof(b))
 		return 0;
 	pd_rec_view(&rec, b);
 	rec.offset = c->offset;

@@ -5,13 +5,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "libcommon/cli/json.h"
 #include "libcommon/stream/esc.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/threads.h"
-#include "libcommon/stream/utf8.h"
 #include "pdstat/stats.h"
 #include "pdstat/top.h"
 
@@ -143,11 +143,11 @@ print_human(FILE *f, const struct stats *st, const struct pd_evlist *el,
 
 	fprintf(f, "\n%-32s %12s %20s %12s\n", "event", "samples", "period",
 	    "lost");
-	for (i = 0; i < el->n; i++) {
+	for (i = 0; i < pd_evlist_count(el); i++) {
 		const struct evstat *e = i < st->nev ? &st->ev[i] : NULL;
 
 		fprintf(f, "%-32s %12" PRIu64 " %20" PRIu64 " %12" PRIu64
-		    "\n", pd_esc_str(event_name(&el->evsels[i], buf,
+		    "\n", pd_esc_str(event_name(pd_evlist_at(el, i), buf,
 		    sizeof(buf)), eb, sizeof(eb)),
 		    e ? e->samples : 0, e ? e->period : 0, e ? e->lost : 0);
 	}
@@ -202,33 +202,6 @@ print_human(FILE *f, const struct stats *st, const struct pd_evlist *el,
 		symtop_print(top, f, el, topn);
 }
 
-/*
- * A string from the stream as a JSON string: well-formed UTF-8 as it
- * is, every other byte (control, DEL, a byte that starts no well-formed
- * sequence) as \u00XX, that byte's value as a code point, as pddump
- * does, so that the output is always valid JSON.
- */
-static void
-json_str(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), k;
-
-	fputc('"', f);
-	for (; n > 0; p += k, n -= k) {
-		k = 1;
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f ||
-		    (k = pd_utf8_seq(p, n)) == 0) {
-			fprintf(f, "\\u%04x", *p);
-			k = 1;
-		} else
-			fwrite(p, 1, k, f);
-	}
-	fputc('"', f);
-}
-
 static void
 json_types(FILE *f, const struct typetab *t)
 {
@@ -261,7 +234,7 @@ json_kv(FILE *f, const char *k, const char *v, const char **sep)
 	if (v[0] == '\0')
 		return;
 	fprintf(f, "%s\n    \"%s\": ", *sep, k);
-	json_str(f, v);
+	pd_json_str(f, v);
 	*sep = ",";
 }
 
@@ -277,7 +250,7 @@ print_json(FILE *f, const struct stats *st, const struct pd_evlist *el,
 	size_t i;
 
 	fprintf(f, "{\n  \"input\": ");
-	json_str(f, st->input);
+	pd_json_str(f, st->input);
 	fprintf(f, ",\n  \"format\": \"%s\",\n  \"swapped\": %s,\n"
 	    "  \"complete\": %s,\n  \"error\": ",
 	    st->file_mode ? "file" : "pipe", st->swapped ? "true" : "false",
@@ -285,7 +258,7 @@ print_json(FILE *f, const struct stats *st, const struct pd_evlist *el,
 	if (st->complete)
 		fputs("null", f);
 	else
-		json_str(f, st->error);
+		pd_json_str(f, st->error);
 	fprintf(f, ",\n  \"stream_bytes\": %" PRIu64 ",\n  \"records\": ",
 	    st->stream_bytes);
 	json_types(f, &st->recs);
@@ -301,16 +274,17 @@ print_json(FILE *f, const struct stats *st, const struct pd_evlist *el,
 	    st->payload_bytes, st->left_out, st->inexact);
 	json_types(f, &st->synth);
 	fprintf(f, ",\n  \"events\": [");
-	for (i = 0; i < el->n; i++) {
+	for (i = 0; i < pd_evlist_count(el); i++) {
 		const struct evstat *e = i < st->nev ? &st->ev[i] : NULL;
 
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		json_str(f, event_name(&el->evsels[i], buf, sizeof(buf)));
+		pd_json_str(f, event_name(pd_evlist_at(el, i), buf,
+		    sizeof(buf)));
 		fprintf(f, ", \"samples\": %" PRIu64 ", \"period\": %" PRIu64
 		    ", \"lost\": %" PRIu64 "}", e ? e->samples : 0,
 		    e ? e->period : 0, e ? e->lost : 0);
 	}
-	fprintf(f, "%s],\n", el->n ? "\n  " : "");
+	fprintf(f, "%s],\n", pd_evlist_count(el) ? "\n  " : "");
 	fprintf(f, "  \"samples\": %" PRIu64 ",\n  \"unknown_id_samples\": %"
 	    PRIu64 ",\n", st->samples, st->unknown_id);
 	fprintf(f, "  \"lost\": %" PRIu64 ",\n  \"lost_samples\": %" PRIu64
@@ -339,13 +313,13 @@ print_json(FILE *f, const struct stats *st, const struct pd_evlist *el,
 	for (i = 0; i < tk.np; i++) {
 		fprintf(f, "%s\n    {\"pid\": %" PRIu32 ", \"comm\": ",
 		    i ? "," : "", tk.pids[i].pid);
-		json_str(f, tk.pids[i].comm);
+		pd_json_str(f, tk.pids[i].comm);
 		fprintf(f, ", \"samples\": %" PRIu64 "}", tk.pids[i].samples);
 	}
 	fprintf(f, "%s],\n  \"top_comms\": [", tk.np ? "\n  " : "");
 	for (i = 0; i < tk.nc; i++) {
 		fprintf(f, "%s\n    {\"comm\": ", i ? "," : "");
-		json_str(f, tk.comms[i].comm);
+		pd_json_str(f, tk.comms[i].comm);
 		fprintf(f, ", \"samples\": %" PRIu64 "}",
 		    tk.comms[i].samples);
 	}

@@ -160,7 +160,8 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 		st->unknown_id++;
 		return 0;
 	}
-	if ((size_t)ev->idx >= st->nev && grow_events(st, el->n) < 0)
+	if ((size_t)ev->idx >= st->nev &&
+	    grow_events(st, pd_evlist_count(el)) < 0)
 		goto nomem;
 	e = &st->ev[ev->idx];
 	e->samples++;
@@ -204,7 +205,7 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 		ev = pd_evlist_by_id(el, lost.id);
 		if (ev == NULL)
 			ev = pd_evlist_for_rec(el, rec);
-		if (ev != NULL && grow_events(st, el->n) == 0)
+		if (ev != NULL && grow_events(st, pd_evlist_count(el)) == 0)
 			st->ev[ev->idx].lost += n;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
@@ -213,7 +214,7 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 		n = lost_samples.lost;
 		st->lost_samples += n;
 		ev = pd_evlist_for_rec(el, rec);
-		if (ev != NULL && grow_events(st, el->n) == 0)
+		if (ev != NULL && grow_events(st, pd_evlist_count(el)) == 0)
 			st->ev[ev->idx].lost += n;
 		break;
 	case PD_RECORD_HEADER_FEATURE:
@@ -225,7 +226,8 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 	}
 	if (!pd_rec_is_kernel(rec->type))
 		return 0;
-	if (el->n > 0 && (ev = pd_evlist_for_rec(el, rec)) != NULL)
+	if (pd_evlist_count(el) > 0 &&
+	    (ev = pd_evlist_for_rec(el, rec)) != NULL)
 		note_time(st, t = pd_sample_rec_time(ev, rec));
 	return pd_threads_record(st->thr, rec, t);
 }

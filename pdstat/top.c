@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/cli/json.h"
 #include "libcommon/stream/esc.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/idmap.h"
@@ -19,7 +20,6 @@
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
-#include "libcommon/stream/utf8.h"
 
 #define ROWS_MAX	(1U << 20)
 
@@ -222,7 +222,7 @@ pct(uint64_t part, uint64_t whole)
 static const char *
 evname(const struct pd_evlist *el, int ev, char *buf, size_t len)
 {
-	const struct pd_evsel *e = &el->evsels[ev];
+	const struct pd_evsel *e = pd_evlist_at(el, ev);
 
 	if (e->name != NULL && e->name[0] != '\0')
 		return e->name;
@@ -240,7 +240,7 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 	char buf[64];
 	size_t ev, i, k;
 
-	for (ev = 0; ev < el->n && ev < t->ntot; ev++) {
+	for (ev = 0; ev < pd_evlist_count(el) && ev < t->ntot; ev++) {
 		if (t->tot[ev].samples == 0)
 			continue;
 		fprintf(f, "\ntop %s of %s (%% of %" PRIu64 " samples' "
@@ -275,28 +275,6 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 	}
 }
 
-/* As pdstat.c's json_str: always valid JSON, whatever the bytes. */
-static void
-jstr(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), k;
-
-	fputc('"', f);
-	for (; n > 0; p += k, n -= k) {
-		k = 1;
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f ||
-		    (k = pd_utf8_seq(p, n)) == 0) {
-			fprintf(f, "\\u%04x", *p);
-			k = 1;
-		} else
-			fwrite(p, 1, k, f);
-	}
-	fputc('"', f);
-}
-
 void
 symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
     size_t n)
@@ -307,11 +285,11 @@ symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
 	const char *sep = "";
 
 	fputc('[', f);
-	for (ev = 0; ev < el->n && ev < t->ntot; ev++) {
+	for (ev = 0; ev < pd_evlist_count(el) && ev < t->ntot; ev++) {
 		if (t->tot[ev].samples == 0)
 			continue;
 		fprintf(f, "%s\n    {\"event\": ", sep);
-		jstr(f, evname(el, ev, buf, sizeof(buf)));
+		pd_json_str(f, evname(el, ev, buf, sizeof(buf)));
 		fprintf(f, ", \"by\": \"%s\", \"samples\": %" PRIu64
 		    ", \"period\": %" PRIu64 ", \"not_shown\": %" PRIu64
 		    ", \"rows\": [", t->by_dso ? "dso" : "sym",
@@ -326,7 +304,7 @@ symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
 			if (!t->by_dso) {
 				fputs("\"sym\": ", f);
 				if (r->sym != NULL)
-					jstr(f, r->sym);
+					pd_json_str(f, r->sym);
 				else
 					fprintf(f, "null, \"addr\": \"0x%"
 					    PRIx64 "\"", r->addr);
@@ -334,7 +312,7 @@ symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
 				    "true" : "false");
 			}
 			fputs("\"dso\": ", f);
-			jstr(f, r->dso);
+			pd_json_str(f, r->dso);
 			fprintf(f, ", \"samples\": %" PRIu64 ", \"period\": %"
 			    PRIu64 ", \"percent\": %.2f}", r->samples,
 			    r->period, pct(r->period, t->tot[ev].period));
