@@ -139,16 +139,6 @@ calc_positions(struct pd_evsel *ev)
 	    ev->trailer.size : 0;
 }
 
-struct pd_evsel *
-pd_evlist_by_id(const struct pd_evlist *el, uint64_t id)
-{
-	uint64_t idx;
-
-	if (!pd_idmap_get(&el->idmap, id, &idx))
-		return NULL;
-	return &el->evsels[idx];
-}
-
 int
 pd_evlist_add_ids(struct pd_evlist *el, int idx, const uint64_t *ids,
     size_t nids)
@@ -278,7 +268,7 @@ pd_evlist_add(struct pd_evlist *el, const void *attr, size_t attr_len,
 }
 
 struct pd_evsel *
-pd_evlist_for_rec(const struct pd_evlist *el, const struct pd_rec *rec)
+pd_evlist_for_rec_other(const struct pd_evlist *el, const struct pd_rec *rec)
 {
 	const struct pd_evsel *first;
 	struct pd_evsel *ev;

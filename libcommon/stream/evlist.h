@@ -104,8 +104,16 @@ int	pd_evlist_add_ids(struct pd_evlist *, int idx, const uint64_t *ids,
 int	pd_evlist_set_name(struct pd_evlist *, int idx, const char *name,
 	    size_t len);
 
-/* The event a sample id belongs to, or NULL. */
-struct pd_evsel	*pd_evlist_by_id(const struct pd_evlist *, uint64_t id);
+/* The event a sample id belongs to, or NULL. Inline: once a record. */
+static inline struct pd_evsel *
+pd_evlist_by_id(const struct pd_evlist *el, uint64_t id)
+{
+	uint64_t idx;
+
+	if (!pd_idmap_get(&el->idmap, id, &idx))
+		return NULL;
+	return &el->evsels[idx];
+}
 
 /* How many events there are, and event i (i < that count). */
 static inline size_t
@@ -126,8 +134,24 @@ pd_evlist_at(const struct pd_evlist *el, size_t i)
  * (other kernel records; id 0 or no trailer -> the first event).
  * NULL when there are no events, or a SAMPLE's id is unknown.
  */
-struct pd_evsel	*pd_evlist_for_rec(const struct pd_evlist *,
+struct pd_evsel	*pd_evlist_for_rec_other(const struct pd_evlist *,
 		    const struct pd_rec *);
+
+/* Inline for the SAMPLEs of one event or of IDENTIFIER's id: most. */
+static inline struct pd_evsel *
+pd_evlist_for_rec(const struct pd_evlist *el, const struct pd_rec *rec)
+{
+	int pos;
+
+	if (el->n == 1)
+		return &el->evsels[0];
+	if (el->n > 1 && rec->type == PERF_RECORD_SAMPLE &&
+	    (pos = el->evsels[0].id_pos) >= 0 &&
+	    PD_REC_HDR_SIZE + 8 * (unsigned)pos + 8 <= rec->size)
+		return pd_evlist_by_id(el, pd_get_u64(rec->data +
+		    PD_REC_HDR_SIZE + 8 * pos));
+	return pd_evlist_for_rec_other(el, rec);
+}
 
 /*
  * The event formats of the tracing data seen so far, or NULL: what
