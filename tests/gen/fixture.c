@@ -267,7 +267,7 @@ fx_trailer(struct fx *f, uint32_t pid, uint32_t tid, uint64_t time,
 	fx_u32(f, 0);
 }
 
-void
+size_t
 fx_sample(struct fx *f, uint16_t misc, uint64_t ip, uint32_t pid,
     uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu, uint64_t period)
 {
@@ -281,5 +281,5 @@ fx_sample(struct fx *f, uint16_t misc, uint64_t ip, uint32_t pid,
 	fx_u32(f, cpu);
 	fx_u32(f, 0);
 	fx_u64(f, period);
-	fx_rec_end(f, at);
+	return at;
 }

@@ -119,8 +119,8 @@ void	fx_header_attr(struct fx *, const struct fx_attr *,
 /* The sample_id_all trailer of STD_TYPE: tid, time, id, cpu. */
 void	fx_trailer(struct fx *, uint32_t pid, uint32_t tid, uint64_t time,
 	    uint64_t id, uint32_t cpu);
-/* A whole SAMPLE of STD_TYPE. */
-void	fx_sample(struct fx *, uint16_t misc, uint64_t ip, uint32_t pid,
+/* An open SAMPLE with the fields of STD_TYPE, for more to follow. */
+size_t	fx_sample(struct fx *, uint16_t misc, uint64_t ip, uint32_t pid,
 	    uint32_t tid, uint64_t time, uint64_t id, uint32_t cpu,
 	    uint64_t period);
 
