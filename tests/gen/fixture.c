@@ -201,6 +201,17 @@ fx_finished_round(struct fx *f)
 	    f->swap);
 }
 
+void
+fx_feature_str(struct fx *f, uint64_t feat_id, const char *s, uint32_t len)
+{
+	size_t at = fx_rec_begin(f, PD_RECORD_HEADER_FEATURE, 0);
+
+	fx_u64(f, feat_id);
+	fx_u32(f, len);
+	fx_str(f, s, len);
+	fx_rec_end(f, at);
+}
+
 /*
  * The attr's bitfield word: a big-endian compiler allocates bitfields
  * from the most significant bit, a field's own bits in their order.

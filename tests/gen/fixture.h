@@ -66,6 +66,13 @@ size_t	fx_mmap2(struct fx *, uint16_t misc, const struct pd_record_mmap2 *m);
 /* A whole FINISHED_ROUND. */
 void	fx_finished_round(struct fx *);
 
+/*
+ * A whole HEADER_FEATURE of a string feature (HOSTNAME, OSRELEASE, ...):
+ * u32 len, then s with zeros to a multiple of len, as perf pads it.
+ */
+void	fx_feature_str(struct fx *, uint64_t feat_id, const char *s,
+	    uint32_t len);
+
 /* Sample layout bits (perf_event_attr.sample_type). */
 #define ST_IP		(1ULL << 0)
 #define ST_TID		(1ULL << 1)

@@ -91,12 +91,7 @@ ok(void)
 static void
 hostname_feature(void)
 {
-	size_t at = fx_rec_begin(&out, 80, 0);
-
-	fx_u64(&out, 3);
-	fx_u32(&out, 64);
-	fx_str(&out, "mkpipe-host", 64);
-	fx_rec_end(&out, at);
+	fx_feature_str(&out, 3, "mkpipe-host", 64);	/* HOSTNAME */
 }
 
 /*
@@ -521,11 +516,7 @@ json_hostile(void)
 
 	fx_pipe_header(&out);
 	fx_header_attr(&out, &std_attr, std_ids, 2);
-	at = fx_rec_begin(&out, 80, 0);	/* HEADER_FEATURE */
-	fx_u64(&out, 3);		/* HOSTNAME */
-	fx_u32(&out, 16);
-	fx_str(&out, "h\xff\"\xc3\xa9", 16);
-	fx_rec_end(&out, at);
+	fx_feature_str(&out, 3, "h\xff\"\xc3\xa9", 16);	/* HOSTNAME */
 	at = fx_rec_begin(&out, 80, 0);
 	fx_u64(&out, 12);		/* EVENT_DESC */
 	fx_u32(&out, 1);		/* nr */
@@ -666,11 +657,7 @@ esc_strings(void)
 	fx_pipe_header(&out);
 	fx_header_attr(&out, &std_attr, std_ids, 2);
 	snprintf(s, sizeof(s), "host%s", e);
-	at = fx_rec_begin(&out, 80, 0);	/* HEADER_FEATURE: HOSTNAME */
-	fx_u64(&out, 3);
-	fx_u32(&out, 64);
-	fx_str(&out, s, 64);
-	fx_rec_end(&out, at);
+	fx_feature_str(&out, 3, s, 64);		/* HOSTNAME */
 	snprintf(s, sizeof(s), "cmd%s", e);
 	at = fx_rec_begin(&out, 80, 0);	/* HEADER_FEATURE: CMDLINE */
 	fx_u64(&out, 11);
@@ -862,20 +849,11 @@ static void
 host_features(void)
 {
 	struct utsname u;
-	size_t at;
 
 	if (uname(&u) < 0)
 		abort();
-	at = fx_rec_begin(&out, 80, 0);
-	fx_u64(&out, 3);
-	fx_u32(&out, sizeof(u.nodename));
-	fx_str(&out, u.nodename, sizeof(u.nodename));
-	fx_rec_end(&out, at);
-	at = fx_rec_begin(&out, 80, 0);
-	fx_u64(&out, 4);
-	fx_u32(&out, sizeof(u.release));
-	fx_str(&out, u.release, sizeof(u.release));
-	fx_rec_end(&out, at);
+	fx_feature_str(&out, 3, u.nodename, sizeof(u.nodename));
+	fx_feature_str(&out, 4, u.release, sizeof(u.release));
 }
 
 static void
@@ -1201,11 +1179,7 @@ pddump_basic(void)
 
 	fx_pipe_header(&out);
 	fx_header_attr(&out, &a, ids, 2);
-	at = fx_rec_begin(&out, 80, 0);		/* HEADER_FEATURE */
-	fx_u64(&out, 3);			/* HOSTNAME */
-	fx_u32(&out, 64);
-	fx_str(&out, "box", 64);
-	fx_rec_end(&out, at);
+	fx_feature_str(&out, 3, "box", 64);		/* HOSTNAME */
 	at = fx_comm(&out, 0x2000, 42, 43, "my prog");	/* COMM_EXEC */
 	fx_trailer(&out, 42, 43, 1000, 7, 1);
 	fx_rec_end(&out, at);
