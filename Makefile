@@ -74,7 +74,10 @@ BINS := $(TOOLS:%=$(OUT)/%)
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-HELPER_SRC := $(sort $(wildcard tests/gen/*.c tests/bench/*.c))
+# tests/gen/fixture.c is the fixture builder the generators link, not one.
+FIXTURE_OBJ := $(B)/tests/gen/fixture.o
+HELPER_SRC := $(sort $(filter-out tests/gen/fixture.c, \
+	$(wildcard tests/gen/*.c tests/bench/*.c)))
 HELPER_BIN := $(patsubst tests/%.c,$(B)/tests/%,$(HELPER_SRC))
 
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -105,6 +108,10 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(B)/tests/%: $(B)/tests/%.o $(LIB_ALL)
+	@mkdir -p $(@D)
+	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/tests/gen/%: $(B)/tests/gen/%.o $(FIXTURE_OBJ) $(LIB_ALL)
 	@mkdir -p $(@D)
 	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 

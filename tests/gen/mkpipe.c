@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mkpipe: small synthetic perf.data streams for the tests, by case name,
- * on standard output. Everything is built field by field in the chosen
- * byte order, so a big-endian writer is one flag away. Run it without
- * arguments for the list of cases.
+ * on standard output, through the fixture builder (fixture.h) in the
+ * chosen byte order, so a big-endian writer is one flag away. Run it
+ * without arguments for the list of cases.
  *
  * The good stream ("ok") is one software event (cpu-clock) with
  * IP|TID|TIME|ID|CPU|PERIOD samples and sample_id_all, two sample ids, a
@@ -20,245 +20,48 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define MAXBUF	(32 << 20)	/* room for the symbolizer's fixtures */
+#include "tests/gen/fixture.h"
 
-static unsigned char buf[MAXBUF];
-static size_t len;
-static int be;			/* write as a big-endian machine would */
+static struct fx out;		/* the stream, written at the end */
 static size_t fault = (size_t)-1;	/* offset of the bad record */
 
-static void
-put(uint64_t v, int n)
-{
-	int i;
-
-	if (len + n > MAXBUF)
-		abort();
-	for (i = 0; i < n; i++)
-		buf[len + i] = v >> 8 * (be ? n - 1 - i : i);
-	len += n;
-}
-
-static void p16(uint64_t v) { put(v, 2); }
-static void p32(uint64_t v) { put(v, 4); }
-static void p64(uint64_t v) { put(v, 8); }
-
-static void
-pbytes(const void *p, size_t n)
-{
-	if (len + n > MAXBUF)
-		abort();
-	memcpy(buf + len, p, n);
-	len += n;
-}
-
-static void
-pzero(size_t n)
-{
-	if (len + n > MAXBUF)
-		abort();
-	memset(buf + len, 0, n);
-	len += n;
-}
-
-/* A NUL-terminated string padded with zeros to a multiple of `align`. */
-static void
-pstr(const char *s, size_t align)
-{
-	size_t n = strlen(s) + 1;
-
-	pbytes(s, n);
-	pzero((align - n % align) % align);
-}
-
-static void
-set(size_t at, uint64_t v, int n)
-{
-	size_t save = len;
-
-	len = at;
-	put(v, n);
-	len = save;
-}
-
-static size_t
-rec_begin(uint32_t type, uint16_t misc)
-{
-	size_t at = len;
-
-	p32(type);
-	p16(misc);
-	p16(0);
-	return at;
-}
-
-static void
-rec_end(size_t at)
-{
-	set(at + 6, len - at, 2);
-}
-
-/* Sample layout of the standard event. */
-#define ST_IP		(1ULL << 0)
-#define ST_TID		(1ULL << 1)
-#define ST_TIME		(1ULL << 2)
-#define ST_ADDR		(1ULL << 3)
-#define ST_READ		(1ULL << 4)
-#define ST_CALLCHAIN	(1ULL << 5)
-#define ST_ID		(1ULL << 6)
-#define ST_CPU		(1ULL << 7)
-#define ST_PERIOD	(1ULL << 8)
-#define ST_RAW		(1ULL << 10)
-#define ST_BRANCH	(1ULL << 11)
-#define ST_REGS_USER	(1ULL << 12)
-#define ST_STACK_USER	(1ULL << 13)
-#define ST_IDENTIFIER	(1ULL << 16)
-
-#define RF_ID		(1ULL << 2)
-#define RF_GROUP	(1ULL << 3)
-
-#define BR_HW_INDEX	(1ULL << 17)
-
-/* attr.flags bits, little-endian numbering */
-#define FL_DISABLED	(1ULL << 0)
-#define FL_SAMPLE_ID_ALL (1ULL << 18)
-
-#define STD_TYPE	(ST_IP | ST_TID | ST_TIME | ST_ID | ST_CPU | ST_PERIOD)
-
-struct attr {
-	uint32_t	type;
-	uint32_t	size;
-	uint64_t	config;
-	uint64_t	sample_type;
-	uint64_t	read_format;
-	uint64_t	flags;
-	uint64_t	branch_sample_type;
-	uint64_t	regs_user;
-	uint32_t	stack_user;
-};
-
-/* A big-endian compiler allocates bitfields from the most significant bit. */
-static uint64_t
-flags_word(uint64_t le)
-{
-	uint64_t v = 0;
-	int i;
-
-	if (!be)
-		return le;
-	for (i = 0; i < 64; i++)
-		if (le >> i & 1)
-			v |= 1ULL << (63 - i);
-	return v;
-}
-
-/* The 128-byte perf_event_attr (VER7, as perf 6.1 writes it). */
-static void
-pattr(const struct attr *a)
-{
-	size_t at = len;
-
-	p32(a->type);
-	p32(a->size);
-	p64(a->config);
-	p64(1000);			/* sample_period */
-	p64(a->sample_type);
-	p64(a->read_format);
-	p64(flags_word(a->flags));
-	p32(0);				/* wakeup_events */
-	p32(0);				/* bp_type */
-	p64(0);				/* config1 */
-	p64(0);				/* config2 */
-	p64(a->branch_sample_type);
-	p64(a->regs_user);
-	p32(a->stack_user);
-	p32(0);				/* clockid */
-	pzero(at + (a->size ? a->size : 64) - len);
-}
-
-static const struct attr std_attr = {
-	.type = 1, .size = 128, .config = 0, .sample_type = STD_TYPE,
+static const struct fx_attr std_attr = {
+	.type = 1, .size = 128, .period = 1000, .config = 0,
+	.sample_type = STD_TYPE,
 	.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
 };
-
-static void
-header(void)
-{
-	pbytes(be ? "2ELIFREP" : "PERFILE2", 8);
-	p64(16);
-}
-
-static void
-attr_rec(const struct attr *a, const uint64_t *ids, int nids)
-{
-	size_t at = rec_begin(64, 0);
-	int i;
-
-	pattr(a);
-	for (i = 0; i < nids; i++)
-		p64(ids[i]);
-	rec_end(at);
-}
 
 /* The sample_id_all trailer of the standard event: tid, time, id, cpu. */
 static void
 trailer(uint64_t time, uint64_t id)
 {
-	p32(42);
-	p32(42);
-	p64(time);
-	p64(id);
-	p32(0);
-	p32(0);
+	fx_trailer(&out, 42, 42, time, id, 0);
 }
 
 static void
 comm_rec(void)
 {
-	size_t at = rec_begin(3, 0);
+	size_t at = fx_comm(&out, 0, 42, 42, "mkpipe");
 
-	p32(42);
-	p32(42);
-	pstr("mkpipe", 8);
 	trailer(1000, 11);
-	rec_end(at);
+	fx_rec_end(&out, at);
 }
 
 static void
 mmap_rec(void)
 {
-	size_t at = rec_begin(1, 2);	/* PERF_RECORD_MISC_USER */
+	size_t at = fx_mmap(&out, 2, 42, 42, 0x400000, 0x1000, 0,
+	    "/bin/mkpipe");		/* 2: PERF_RECORD_MISC_USER */
 
-	p32(42);
-	p32(42);
-	p64(0x400000);
-	p64(0x1000);
-	p64(0);
-	pstr("/bin/mkpipe", 8);
 	trailer(1001, 11);
-	rec_end(at);
+	fx_rec_end(&out, at);
 }
 
 static void
 sample_rec(int i)
 {
-	size_t at = rec_begin(9, 2);
-
-	p64(0x400100 + 16 * i);		/* ip */
-	p32(42);
-	p32(42);
-	p64(2000 + i);			/* time */
-	p64(i % 2 ? 12 : 11);		/* id */
-	p32(0);				/* cpu */
-	p32(0);
-	p64(1);				/* period */
-	rec_end(at);
-}
-
-static void
-finished_round(void)
-{
-	rec_end(rec_begin(68, 0));
+	fx_rec_end(&out, fx_sample(&out, 2, 0x400100 + 16 * i, 42, 42,
+	    2000 + i, i % 2 ? 12 : 11, 0, 1));
 }
 
 static const uint64_t std_ids[] = { 11, 12 };
@@ -267,8 +70,8 @@ static const uint64_t std_ids[] = { 11, 12 };
 static void
 ok_head(void)
 {
-	header();
-	attr_rec(&std_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, std_ids, 2);
 	comm_rec();
 	mmap_rec();
 }
@@ -281,19 +84,14 @@ ok(void)
 	ok_head();
 	for (i = 0; i < 3; i++)
 		sample_rec(i);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /* A HEADER_FEATURE record: HOSTNAME, 84 bytes (not a multiple of 8). */
 static void
 hostname_feature(void)
 {
-	size_t at = rec_begin(80, 0);
-
-	p64(3);
-	p32(64);
-	pstr("mkpipe-host", 64);
-	rec_end(at);
+	fx_feature_str(&out, 3, "mkpipe-host", 64);	/* HOSTNAME */
 }
 
 /*
@@ -305,8 +103,8 @@ hostname_feature(void)
 static void
 sample_full(const char *bad)
 {
-	static const struct attr a = {
-		.type = 1, .size = 128, .config = 0,
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 1000, .config = 0,
 		.sample_type = ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME |
 		    ST_READ | ST_CALLCHAIN | ST_RAW | ST_BRANCH |
 		    ST_REGS_USER | ST_STACK_USER,
@@ -319,57 +117,57 @@ sample_full(const char *bad)
 	size_t at;
 	int i;
 
-	header();
-	attr_rec(&a, ids, 1);
-	at = len;
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, ids, 1);
+	at = out.len;
 	fault = at;
-	at = rec_begin(9, 2);
-	p64(21);			/* identifier */
-	p64(0x400100);			/* ip */
-	p32(42);
-	p32(42);
-	p64(3000);			/* time */
+	at = fx_rec_begin(&out, 9, 2);
+	fx_u64(&out, 21);		/* identifier */
+	fx_u64(&out, 0x400100);		/* ip */
+	fx_u32(&out, 42);
+	fx_u32(&out, 42);
+	fx_u64(&out, 3000);		/* time */
 	/* read: nr, then {value, id} per member */
-	p64(strcmp(bad, "read") == 0 ? 1000 : 1);
-	p64(7);
-	p64(21);
+	fx_u64(&out, strcmp(bad, "read") == 0 ? 1000 : 1);
+	fx_u64(&out, 7);
+	fx_u64(&out, 21);
 	/* callchain */
-	p64(strcmp(bad, "callchain") == 0 ? 1000 : 2);
-	p64(0x400100);
-	p64(0x400200);
+	fx_u64(&out, strcmp(bad, "callchain") == 0 ? 1000 : 2);
+	fx_u64(&out, 0x400100);
+	fx_u64(&out, 0x400200);
 	/* raw: u32 size, data; 4 + size is a multiple of 8 */
-	p32(strcmp(bad, "raw") == 0 ? 4000 : 4);
-	p32(0xabcdef);
+	fx_u32(&out, strcmp(bad, "raw") == 0 ? 4000 : 4);
+	fx_u32(&out, 0xabcdef);
 	/* branch stack: nr, hw_idx, {from, to, flags} */
-	p64(strcmp(bad, "branch") == 0 ? 1000 : 1);
-	p64(0);
-	p64(0x400100);
-	p64(0x400200);
-	p64(0);
+	fx_u64(&out, strcmp(bad, "branch") == 0 ? 1000 : 1);
+	fx_u64(&out, 0);
+	fx_u64(&out, 0x400100);
+	fx_u64(&out, 0x400200);
+	fx_u64(&out, 0);
 	/* user regs: abi 2 (64-bit), popcount(0x7) = 3 registers */
-	p64(2);
+	fx_u64(&out, 2);
 	if (strcmp(bad, "regs") == 0) {
-		p64(1);
-		rec_end(at);
+		fx_u64(&out, 1);
+		fx_rec_end(&out, at);
 		return;
 	}
 	for (i = 0; i < 3; i++)
-		p64(100 + i);
+		fx_u64(&out, 100 + i);
 	/* user stack: size, data, dyn_size */
 	if (strcmp(bad, "stack") == 0) {
-		p64(4096);
-		pzero(16);
-		rec_end(at);
+		fx_u64(&out, 4096);
+		fx_zero(&out, 16);
+		fx_rec_end(&out, at);
 		return;
 	}
-	p64(16);
-	pzero(16);
+	fx_u64(&out, 16);
+	fx_zero(&out, 16);
 	if (strcmp(bad, "stack-dyn") == 0) {
-		rec_end(at);		/* no dyn_size */
+		fx_rec_end(&out, at);	/* no dyn_size */
 		return;
 	}
-	p64(strcmp(bad, "stack-dyn-big") == 0 ? 17 : 16);
-	rec_end(at);
+	fx_u64(&out, strcmp(bad, "stack-dyn-big") == 0 ? 17 : 16);
+	fx_rec_end(&out, at);
 	if (*bad == '\0')
 		fault = (size_t)-1;
 }
@@ -388,59 +186,59 @@ file_mode(int past_end)
 	 * A raw event: perf's pipe reader names it "raw 0x1234" before it
 	 * sees EVENT_DESC, so only an EVENT_UPDATE can carry the name.
 	 */
-	static const struct attr raw_attr = {
-		.type = 4, .size = 128, .config = 0x1234,
+	static const struct fx_attr raw_attr = {
+		.type = 4, .size = 128, .period = 1000, .config = 0x1234,
 		.sample_type = STD_TYPE,
 		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
 	};
 	size_t ids_at, attrs_at, data_at, data_end, tab_at, f1, f2, f2_end;
 	int i;
 
-	pbytes(be ? "2ELIFREP" : "PERFILE2", 8);
-	p64(104);
-	p64(128 + 16);			/* attr_size */
-	pzero(104 - len);		/* sections and bitmap, set below */
-	ids_at = len;
-	p64(11);
-	p64(12);
-	attrs_at = len;
-	pattr(&raw_attr);
-	p64(ids_at);
-	p64(16);
-	data_at = len;
+	fx_bytes(&out, out.be ? "2ELIFREP" : "PERFILE2", 8);
+	fx_u64(&out, 104);
+	fx_u64(&out, 128 + 16);		/* attr_size */
+	fx_zero(&out, 104 - out.len);	/* sections and bitmap, set below */
+	ids_at = out.len;
+	fx_u64(&out, 11);
+	fx_u64(&out, 12);
+	attrs_at = out.len;
+	fx_attr(&out, &raw_attr);
+	fx_u64(&out, ids_at);
+	fx_u64(&out, 16);
+	data_at = out.len;
 	comm_rec();
 	mmap_rec();
 	for (i = 0; i < 3; i++)
 		sample_rec(i);
-	finished_round();
-	data_end = len;
-	tab_at = len;
-	pzero(2 * 16);
-	f1 = len;
-	p32(64);
-	pstr("mkpipe-host", 64);
-	f2 = len;
-	p32(1);				/* nr events */
-	p32(128);			/* attr size */
-	pattr(&raw_attr);
-	p32(2);				/* nr ids */
-	p32(64);
-	pstr("mkpipe-clock", 64);
-	p64(11);
-	p64(12);
-	f2_end = len;
-	set(24, attrs_at, 8);
-	set(32, 144 * (past_end == 2 ? 8 : 1), 8);
-	set(40, data_at, 8);
-	set(48, (data_end - data_at) + (past_end == 1 ? 4096 : 0), 8);
+	fx_finished_round(&out);
+	data_end = out.len;
+	tab_at = out.len;
+	fx_zero(&out, 2 * 16);
+	f1 = out.len;
+	fx_u32(&out, 64);
+	fx_str(&out, "mkpipe-host", 64);
+	f2 = out.len;
+	fx_u32(&out, 1);		/* nr events */
+	fx_u32(&out, 128);		/* attr size */
+	fx_attr(&out, &raw_attr);
+	fx_u32(&out, 2);		/* nr ids */
+	fx_u32(&out, 64);
+	fx_str(&out, "mkpipe-clock", 64);
+	fx_u64(&out, 11);
+	fx_u64(&out, 12);
+	f2_end = out.len;
+	fx_set(&out, 24, attrs_at, 8);
+	fx_set(&out, 32, 144 * (past_end == 2 ? 8 : 1), 8);
+	fx_set(&out, 40, data_at, 8);
+	fx_set(&out, 48, (data_end - data_at) + (past_end == 1 ? 4096 : 0), 8);
 	/* feature bitmap: HOSTNAME (3), EVENT_DESC (12), in word 0 */
-	set(72, (1ULL << 3) | (1ULL << 12), 8);
-	set(tab_at, f1, 8);
-	set(tab_at + 8, f2 - f1, 8);
-	set(tab_at + 16, f2, 8);
-	set(tab_at + 24, f2_end - f2 + (past_end == 3 ? 1 : 0), 8);
+	fx_set(&out, 72, (1ULL << 3) | (1ULL << 12), 8);
+	fx_set(&out, tab_at, f1, 8);
+	fx_set(&out, tab_at + 8, f2 - f1, 8);
+	fx_set(&out, tab_at + 16, f2, 8);
+	fx_set(&out, tab_at + 24, f2_end - f2 + (past_end == 3 ? 1 : 0), 8);
 	if (past_end == 4)
-		set(attrs_at + 128 + 8, 4096 * 8, 8);
+		fx_set(&out, attrs_at + 128 + 8, 4096 * 8, 8);
 	/* where the reader finds the fault: the field that points past */
 	if (past_end == 1)
 		fault = 40;
@@ -469,43 +267,43 @@ tracing_rec(const char *const *fmts, int nfmts, int nsyms)
 	size_t at, blob, ks;
 	int i;
 
-	at = rec_begin(66, 0);
-	p32(0);				/* blob + pad, set below */
-	p32(0);
-	rec_end(at);
-	blob = len;
-	pbytes("\027\bDtracing0.6", 14);	/* with its NUL */
-	put(be, 1);			/* the blob's own byte order */
-	put(8, 1);			/* long size */
-	p32(4096);			/* page size */
-	pstr("header_page", 1);
-	p64(sizeof(hp) - 1);
-	pbytes(hp, sizeof(hp) - 1);
-	pstr("header_event", 1);
-	p64(sizeof(he) - 1);
-	pbytes(he, sizeof(he) - 1);
-	p32(0);				/* ftrace formats */
-	p32(nfmts > 0);			/* systems */
+	at = fx_rec_begin(&out, 66, 0);
+	fx_u32(&out, 0);		/* blob + pad, set below */
+	fx_u32(&out, 0);
+	fx_rec_end(&out, at);
+	blob = out.len;
+	fx_bytes(&out, "\027\bDtracing0.6", 14);	/* with its NUL */
+	fx_put(&out, out.be, 1);	/* the blob's own byte order */
+	fx_put(&out, 8, 1);		/* long size */
+	fx_u32(&out, 4096);		/* page size */
+	fx_str(&out, "header_page", 1);
+	fx_u64(&out, sizeof(hp) - 1);
+	fx_bytes(&out, hp, sizeof(hp) - 1);
+	fx_str(&out, "header_event", 1);
+	fx_u64(&out, sizeof(he) - 1);
+	fx_bytes(&out, he, sizeof(he) - 1);
+	fx_u32(&out, 0);		/* ftrace formats */
+	fx_u32(&out, nfmts > 0);	/* systems */
 	if (nfmts > 0) {
-		pstr("sys", 1);
-		p32(nfmts);
+		fx_str(&out, "sys", 1);
+		fx_u32(&out, nfmts);
 		for (i = 0; i < nfmts; i++) {
-			p64(strlen(fmts[i]));
-			pbytes(fmts[i], strlen(fmts[i]));
+			fx_u64(&out, strlen(fmts[i]));
+			fx_bytes(&out, fmts[i], strlen(fmts[i]));
 		}
 	}
-	ks = len;
-	p32(0);				/* kallsyms size, set below */
+	ks = out.len;
+	fx_u32(&out, 0);		/* kallsyms size, set below */
 	for (i = 0; i < nsyms; i++) {
 		snprintf(line, sizeof(line), "ffffffff81%06x T sym_%d\n",
 		    i * 16, i);
-		pbytes(line, strlen(line));
+		fx_bytes(&out, line, strlen(line));
 	}
-	set(ks, len - ks - 4, 4);
-	p32(0);				/* printk */
-	p64(0);				/* cmdlines */
-	pzero((8 - (len - blob) % 8) % 8);
-	set(at + 8, len - blob, 4);
+	fx_set(&out, ks, out.len - ks - 4, 4);
+	fx_u32(&out, 0);		/* printk */
+	fx_u64(&out, 0);		/* cmdlines */
+	fx_zero(&out, (8 - (out.len - blob) % 8) % 8);
+	fx_set(&out, at + 8, out.len - blob, 4);
 }
 
 /*
@@ -522,7 +320,7 @@ tracing_big(void)
 	tracing_rec(NULL, 0, 20000);
 	for (i = 0; i < 3; i++)
 		sample_rec(i);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 #define TP_COMMON \
@@ -539,31 +337,21 @@ tracing_big(void)
 static void
 tp_sample(uint64_t id, const unsigned char *raw, size_t n)
 {
-	size_t at = rec_begin(9, 2), i;
+	size_t at = fx_sample(&out, 2, 0x400100, 42, 42, 3000, id, 0, 1), i;
 
-	p64(0x400100);			/* ip */
-	p32(42);
-	p32(42);
-	p64(3000);			/* time */
-	p64(id);
-	p32(0);				/* cpu */
-	p32(0);
-	p64(1);				/* period */
-	p32(n + (8 - (4 + n) % 8) % 8);	/* the pad counts, as perf has it */
+	/* the pad counts, as perf has it */
+	fx_u32(&out, n + (8 - (4 + n) % 8) % 8);
 	for (i = 0; i < n; i++)		/* bytes: the fields are in order */
-		put(raw[i], 1);
-	pzero((8 - (4 + n) % 8) % 8);
-	rec_end(at);
+		fx_put(&out, raw[i], 1);
+	fx_zero(&out, (8 - (4 + n) % 8) % 8);
+	fx_rec_end(&out, at);
 }
 
 /* RAW data, field by field in the stream's order, into r. */
 static size_t
 raw_put(unsigned char *r, size_t at, uint64_t v, int n)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		r[at + i] = v >> 8 * (be ? n - 1 - i : i);
+	fx_put_at(r + at, v, n, out.be);
 	return at + n;
 }
 
@@ -610,20 +398,20 @@ tp_overlap(void)
 	};
 	static const uint64_t ids[] = { 31 }, dids[] = { 32 },
 	    fids[] = { 33 };
-	struct attr tp = {
-		.type = 2, .size = 128, .config = 300,
+	struct fx_attr tp = {
+		.type = 2, .size = 128, .period = 1000, .config = 300,
 		.sample_type = STD_TYPE | ST_RAW,
 		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
 	};
 	unsigned char r[64];
 	size_t n;
 
-	header();
-	attr_rec(&tp, ids, 1);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &tp, ids, 1);
 	tp.config = 301;
-	attr_rec(&tp, dids, 1);
+	fx_header_attr(&out, &tp, dids, 1);
 	tp.config = 302;
-	attr_rec(&tp, fids, 1);
+	fx_header_attr(&out, &tp, fids, 1);
 	tracing_rec(fmts, 4, 0);
 	n = raw_common(r, 302);
 	n = raw_put(r, n, 0x11223344, 4);
@@ -634,7 +422,7 @@ tp_overlap(void)
 	n = raw_put(r, n, 0x0102030405060708ULL, 8);
 	tp_sample(31, r, n);
 	/* x: 8 bytes at 16; y: 8 bytes at 18 ("-o": where it starts) */
-	fault = len;
+	fault = out.len;
 	n = raw_common(r, 301);
 	n = raw_put(r, n, 8 << 16 | 16, 4);
 	n = raw_put(r, n, 8 << 16 | 18, 4);
@@ -656,7 +444,7 @@ tp_overlap(void)
 	n = raw_put(r, n, 0xc1c2, 2);
 	n = raw_put(r, n, 0xd1d2, 2);
 	tp_sample(32, r, n);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /*
@@ -672,41 +460,41 @@ cpumap_hostile(void)
 	int i;
 
 	ok_head();
-	at = rec_begin(74, 0);		/* CPU_MAP */
-	p16(2);				/* RANGE_CPUS */
-	put(0, 1);			/* any_cpu */
-	put(0, 1);
-	p16(0);
-	p16(0xffff);
-	rec_end(at);
-	at = rec_begin(78, 0);		/* EVENT_UPDATE */
-	p64(3);				/* CPUS */
-	p64(11);			/* id */
-	p16(2);
-	put(1, 1);
-	put(0, 1);
-	p16(0);
-	p16(0xffff);
-	rec_end(at);
-	fault = at = rec_begin(74, 0);
-	p16(1);				/* MASK */
-	p16(2000);			/* nr */
-	p16(0xffff);			/* long_size */
-	pzero(2);
+	at = fx_rec_begin(&out, 74, 0);	/* CPU_MAP */
+	fx_u16(&out, 2);		/* RANGE_CPUS */
+	fx_put(&out, 0, 1);		/* any_cpu */
+	fx_put(&out, 0, 1);
+	fx_u16(&out, 0);
+	fx_u16(&out, 0xffff);
+	fx_rec_end(&out, at);
+	at = fx_rec_begin(&out, 78, 0);	/* EVENT_UPDATE */
+	fx_u64(&out, 3);		/* CPUS */
+	fx_u64(&out, 11);		/* id */
+	fx_u16(&out, 2);
+	fx_put(&out, 1, 1);
+	fx_put(&out, 0, 1);
+	fx_u16(&out, 0);
+	fx_u16(&out, 0xffff);
+	fx_rec_end(&out, at);
+	fault = at = fx_rec_begin(&out, 74, 0);
+	fx_u16(&out, 1);		/* MASK */
+	fx_u16(&out, 2000);		/* nr */
+	fx_u16(&out, 0xffff);		/* long_size */
+	fx_zero(&out, 2);
 	for (i = 0; i < 2000; i++)
-		p64(~0ULL);
-	rec_end(at);
-	at = rec_begin(78, 0);
-	p64(3);
-	p64(11);
-	p16(1);
-	p16(1);
-	p16(1);				/* long_size 1 */
-	put(0xff, 1);
-	pzero(1);
-	rec_end(at);
+		fx_u64(&out, ~0ULL);
+	fx_rec_end(&out, at);
+	at = fx_rec_begin(&out, 78, 0);
+	fx_u64(&out, 3);
+	fx_u64(&out, 11);
+	fx_u16(&out, 1);
+	fx_u16(&out, 1);
+	fx_u16(&out, 1);		/* long_size 1 */
+	fx_put(&out, 0xff, 1);
+	fx_zero(&out, 1);
+	fx_rec_end(&out, at);
 	sample_rec(0);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /*
@@ -726,46 +514,35 @@ json_hostile(void)
 	size_t at;
 	int i;
 
-	header();
-	attr_rec(&std_attr, std_ids, 2);
-	at = rec_begin(80, 0);		/* HEADER_FEATURE */
-	p64(3);				/* HOSTNAME */
-	p32(16);
-	pstr("h\xff\"\xc3\xa9", 16);
-	rec_end(at);
-	at = rec_begin(80, 0);
-	p64(12);			/* EVENT_DESC */
-	p32(1);				/* nr */
-	p32(8);				/* attr_size, < the 64 of VER0 */
-	p64(1);
-	p32(0);
-	p32(0);
-	rec_end(at);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, std_ids, 2);
+	fx_feature_str(&out, 3, "h\xff\"\xc3\xa9", 16);	/* HOSTNAME */
+	at = fx_rec_begin(&out, 80, 0);
+	fx_u64(&out, 12);		/* EVENT_DESC */
+	fx_u32(&out, 1);		/* nr */
+	fx_u32(&out, 8);		/* attr_size, < the 64 of VER0 */
+	fx_u64(&out, 1);
+	fx_u32(&out, 0);
+	fx_u32(&out, 0);
+	fx_rec_end(&out, at);
 	for (i = 0; i < 3; i++) {
-		at = rec_begin(78, 0);	/* EVENT_UPDATE */
-		p64(1);			/* SCALE */
-		p64(11);
-		p64(scales[i]);
-		rec_end(at);
+		at = fx_rec_begin(&out, 78, 0);	/* EVENT_UPDATE */
+		fx_u64(&out, 1);	/* SCALE */
+		fx_u64(&out, 11);
+		fx_u64(&out, scales[i]);
+		fx_rec_end(&out, at);
 	}
-	at = rec_begin(3, 0);		/* COMM */
-	p32(42);
-	p32(42);
-	pstr("c\xff\"\xc3\xa9", 8);
+	at = fx_comm(&out, 0, 42, 42, "c\xff\"\xc3\xa9");
 	trailer(1000, 11);
-	rec_end(at);
-	at = rec_begin(1, 2);		/* MMAP, a file that is not there */
-	p32(42);
-	p32(42);
-	p64(0x400000);
-	p64(0x1000);
-	p64(0);
-	pstr("/nonexistent/m\xff\"\xc3\xa9", 8);
+	fx_rec_end(&out, at);
+	/* a file that is not there */
+	at = fx_mmap(&out, 2, 42, 42, 0x400000, 0x1000, 0,
+	    "/nonexistent/m\xff\"\xc3\xa9");
 	trailer(1001, 11);
-	rec_end(at);
+	fx_rec_end(&out, at);
 	for (i = 0; i < 3; i++)
 		sample_rec(i);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /*
@@ -789,15 +566,15 @@ zstd_ratio_bomb(void)
 	size_t at;
 	int i, j;
 
-	header();
-	attr_rec(&std_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, std_ids, 2);
 	for (i = 0; i < 16; i++) {
-		at = rec_begin(81, 0);	/* COMPRESSED */
+		at = fx_rec_begin(&out, 81, 0);	/* COMPRESSED */
 		if (i == 0)
-			pbytes(frame, sizeof(frame));
+			fx_bytes(&out, frame, sizeof(frame));
 		for (j = 0; j < 64; j++)
-			pbytes(rle, sizeof(rle));
-		rec_end(at);		/* not padded, as perf has it */
+			fx_bytes(&out, rle, sizeof(rle));
+		fx_rec_end(&out, at);	/* not padded, as perf has it */
 	}
 }
 
@@ -805,18 +582,12 @@ zstd_ratio_bomb(void)
  * Issue 18 findings 4, 7, 8, 11 (hostile streams): fixtures bigger than
  * the buffer are written out as they go (spill), between records.
  */
+#define SPILL	(16 << 20)
+
 static void
 spill(void)
 {
-	size_t at;
-	ssize_t n;
-
-	for (at = 0; at < len; at += n)
-		if ((n = write(STDOUT_FILENO, buf + at, len - at)) <= 0) {
-			perror("mkpipe: write");
-			exit(1);
-		}
-	len = 0;
+	fx_flush(&out, STDOUT_FILENO);
 }
 
 /* The inverse of an odd number modulo 2^64 (Newton's iteration). */
@@ -846,7 +617,7 @@ idflood(size_t n)
 	size_t i, k = 0;
 	int j;
 
-	header();
+	fx_pipe_header(&out);
 	for (i = 0; i < 2 * n; i++) {
 		if (i < n) {
 			x = (uint64_t)(i + 1) << 32;
@@ -860,23 +631,14 @@ idflood(size_t n)
 			first = x;
 		ids[k++] = x;
 		if (k == 4096 || i + 1 == 2 * n) {
-			attr_rec(&std_attr, ids, k);
+			fx_header_attr(&out, &std_attr, ids, k);
 			k = 0;
 			spill();
 		}
 	}
 	for (j = 0; j < 1000; j++) {
-		size_t at = rec_begin(9, 2);
-
-		p64(0x400100);
-		p32(42);
-		p32(42);
-		p64(2000 + j);
-		p64(first);
-		p32(0);
-		p32(0);
-		p64(1);
-		rec_end(at);
+		fx_rec_end(&out, fx_sample(&out, 2, 0x400100, 42, 42,
+		    2000 + j, first, 0, 1));
 	}
 }
 
@@ -892,46 +654,33 @@ esc_strings(void)
 	char s[64];
 	size_t at;
 
-	header();
-	attr_rec(&std_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, std_ids, 2);
 	snprintf(s, sizeof(s), "host%s", e);
-	at = rec_begin(80, 0);		/* HEADER_FEATURE: HOSTNAME */
-	p64(3);
-	p32(64);
-	pstr(s, 64);
-	rec_end(at);
+	fx_feature_str(&out, 3, s, 64);		/* HOSTNAME */
 	snprintf(s, sizeof(s), "cmd%s", e);
-	at = rec_begin(80, 0);		/* HEADER_FEATURE: CMDLINE */
-	p64(11);
-	p32(1);
-	p32(64);
-	pstr(s, 64);
-	rec_end(at);
+	at = fx_rec_begin(&out, 80, 0);	/* HEADER_FEATURE: CMDLINE */
+	fx_u64(&out, 11);
+	fx_u32(&out, 1);
+	fx_u32(&out, 64);
+	fx_str(&out, s, 64);
+	fx_rec_end(&out, at);
 	snprintf(s, sizeof(s), "ev%s", e);
-	at = rec_begin(78, 0);		/* EVENT_UPDATE: NAME */
-	p64(2);
-	p64(11);
-	pstr(s, 8);
-	rec_end(at);
+	at = fx_rec_begin(&out, 78, 0);	/* EVENT_UPDATE: NAME */
+	fx_u64(&out, 2);
+	fx_u64(&out, 11);
+	fx_str(&out, s, 8);
+	fx_rec_end(&out, at);
 	snprintf(s, sizeof(s), "co%s", e);
-	at = rec_begin(3, 0);		/* COMM */
-	p32(42);
-	p32(42);
-	pstr(s, 8);
+	at = fx_comm(&out, 0, 42, 42, s);
 	trailer(1000, 11);
-	rec_end(at);
+	fx_rec_end(&out, at);
 	snprintf(s, sizeof(s), "/nonexistent/lib%s.so", e);
-	at = rec_begin(1, 2);		/* MMAP */
-	p32(42);
-	p32(42);
-	p64(0x400000);
-	p64(0x1000);
-	p64(0);
-	pstr(s, 8);
+	at = fx_mmap(&out, 2, 42, 42, 0x400000, 0x1000, 0, s);
 	trailer(1001, 11);
-	rec_end(at);
+	fx_rec_end(&out, at);
 	sample_rec(0);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /*
@@ -942,21 +691,21 @@ esc_strings(void)
 static void
 tiny(size_t n, int random)
 {
-	static const struct attr a = {
-		.type = 1, .size = 128, .sample_type = ST_TIME,
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 1000, .sample_type = ST_TIME,
 		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
 	};
 	uint64_t x = 3;
 	size_t i, at;
 
-	header();
-	attr_rec(&a, NULL, 0);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, NULL, 0);
 	for (i = 0; i < n; i++) {
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		at = rec_begin(14, 0);
-		p64(random ? (x >> 34) + 1 : n - i);
-		rec_end(at);
-		if (len > MAXBUF / 2)
+		at = fx_rec_begin(&out, 14, 0);
+		fx_u64(&out, random ? (x >> 34) + 1 : n - i);
+		fx_rec_end(&out, at);
+		if (out.len > SPILL)
 			spill();
 	}
 }
@@ -971,30 +720,21 @@ named(const char *name, uint64_t id)
 	uint64_t ids[2] = { id, id + 1 };
 	size_t at;
 
-	header();
-	attr_rec(&std_attr, ids, 2);
-	at = rec_begin(80, 0);		/* HEADER_FEATURE: EVENT_DESC */
-	p64(12);
-	p32(1);				/* nr */
-	p32(128);			/* attr size */
-	pattr(&std_attr);
-	p32(2);				/* nr ids */
-	p32(64);
-	pstr(name, 64);
-	p64(ids[0]);
-	p64(ids[1]);
-	rec_end(at);
-	at = rec_begin(9, 2);
-	p64(0x400100);
-	p32(42);
-	p32(42);
-	p64(2000);
-	p64(id);
-	p32(0);
-	p32(0);
-	p64(1);
-	rec_end(at);
-	finished_round();
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, ids, 2);
+	at = fx_rec_begin(&out, 80, 0);	/* HEADER_FEATURE: EVENT_DESC */
+	fx_u64(&out, 12);
+	fx_u32(&out, 1);		/* nr */
+	fx_u32(&out, 128);		/* attr size */
+	fx_attr(&out, &std_attr);
+	fx_u32(&out, 2);		/* nr ids */
+	fx_u32(&out, 64);
+	fx_str(&out, name, 64);
+	fx_u64(&out, ids[0]);
+	fx_u64(&out, ids[1]);
+	fx_rec_end(&out, at);
+	fx_rec_end(&out, fx_sample(&out, 2, 0x400100, 42, 42, 2000, id, 0, 1));
+	fx_finished_round(&out);
 }
 
 /*
@@ -1004,29 +744,18 @@ named(const char *name, uint64_t id)
 static void
 no_sia(void)
 {
-	struct attr a = std_attr;
-	size_t at;
+	struct fx_attr a = std_attr;
 	int i;
 
 	a.flags = FL_DISABLED;
-	header();
-	attr_rec(&a, std_ids, 2);
-	at = rec_begin(3, 0);
-	p32(43);
-	p32(43);
-	pstr("mkpipe-b", 8);
-	rec_end(at);
-	at = rec_begin(1, 2);
-	p32(43);
-	p32(43);
-	p64(0x500000);
-	p64(0x1000);
-	p64(0);
-	pstr("/usr/lib/x86_64-linux-gnu/libmkpipe-b.so.6", 8);
-	rec_end(at);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, std_ids, 2);
+	fx_rec_end(&out, fx_comm(&out, 0, 43, 43, "mkpipe-b"));
+	fx_rec_end(&out, fx_mmap(&out, 2, 43, 43, 0x500000, 0x1000, 0,
+	    "/usr/lib/x86_64-linux-gnu/libmkpipe-b.so.6"));
 	for (i = 0; i < 3; i++)
 		sample_rec(i);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /*
@@ -1046,8 +775,8 @@ tp_fmt(const char *name, unsigned id)
 	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 	    "\tfield:int val;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	    "print fmt: \"val=%%d\", REC->val\n", name, id);
-	p64(n);
-	pbytes(f, n);
+	fx_u64(&out, n);
+	fx_bytes(&out, f, n);
 }
 
 static void
@@ -1055,55 +784,47 @@ tp_kernel(int b)
 {
 	static const char pg[] = "field: u64 timestamp;";
 	unsigned sw = b ? 374 : 372, wk = b ? 372 : 374;
-	struct attr a = std_attr;
+	struct fx_attr a = std_attr;
 	size_t at, blob;
 
 	a.type = 2;			/* PERF_TYPE_TRACEPOINT */
 	a.config = sw;
 	a.sample_type = STD_TYPE | ST_RAW;
-	header();
-	attr_rec(&a, std_ids, 2);
-	at = rec_begin(66, 0);		/* HEADER_TRACING_DATA */
-	p32(0);				/* size, set below */
-	p32(0);
-	rec_end(at);
-	blob = len;
-	pbytes("\027\bDtracing0.6", 14);
-	put(be, 1);
-	put(8, 1);			/* sizeof(long) */
-	p32(4096);
-	pbytes("header_page", 12);
-	p64(sizeof(pg) - 1);
-	pbytes(pg, sizeof(pg) - 1);
-	pbytes("header_event", 13);
-	p64(0);
-	p32(0);				/* ftrace formats */
-	p32(1);				/* systems */
-	pbytes("sched", 6);
-	p32(2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, std_ids, 2);
+	at = fx_rec_begin(&out, 66, 0);	/* HEADER_TRACING_DATA */
+	fx_u32(&out, 0);		/* size, set below */
+	fx_u32(&out, 0);
+	fx_rec_end(&out, at);
+	blob = out.len;
+	fx_bytes(&out, "\027\bDtracing0.6", 14);
+	fx_put(&out, out.be, 1);
+	fx_put(&out, 8, 1);		/* sizeof(long) */
+	fx_u32(&out, 4096);
+	fx_bytes(&out, "header_page", 12);
+	fx_u64(&out, sizeof(pg) - 1);
+	fx_bytes(&out, pg, sizeof(pg) - 1);
+	fx_bytes(&out, "header_event", 13);
+	fx_u64(&out, 0);
+	fx_u32(&out, 0);		/* ftrace formats */
+	fx_u32(&out, 1);		/* systems */
+	fx_bytes(&out, "sched", 6);
+	fx_u32(&out, 2);
 	tp_fmt("sched_switch", sw);
 	tp_fmt("sched_wakeup", wk);
-	p32(0);				/* kallsyms */
-	p32(0);				/* printk formats */
-	p64(0);				/* saved cmdlines */
-	pzero((8 - (len - blob) % 8) % 8);
-	set(at + 8, len - blob, 4);
-	at = rec_begin(9, 2);
-	p64(0x400100);
-	p32(42);
-	p32(42);
-	p64(2000);
-	p64(11);
-	p32(0);
-	p32(0);
-	p64(1);
-	p32(12);			/* RAW size: 4 + 12 = 16 */
-	put(sw, 2);			/* common_type */
-	put(0, 2);
-	p32(42);
-	p32(7);				/* val */
-	rec_end(at);
-	finished_round();
+	fx_u32(&out, 0);		/* kallsyms */
+	fx_u32(&out, 0);		/* printk formats */
+	fx_u64(&out, 0);		/* saved cmdlines */
+	fx_zero(&out, (8 - (out.len - blob) % 8) % 8);
+	fx_set(&out, at + 8, out.len - blob, 4);
+	at = fx_sample(&out, 2, 0x400100, 42, 42, 2000, 11, 0, 1);
+	fx_u32(&out, 12);		/* RAW size: 4 + 12 = 16 */
+	fx_put(&out, sw, 2);		/* common_type */
+	fx_put(&out, 0, 2);
+	fx_u32(&out, 42);
+	fx_u32(&out, 7);		/* val */
+	fx_rec_end(&out, at);
+	fx_finished_round(&out);
 }
 
 /*
@@ -1115,12 +836,12 @@ tp_kernel(int b)
 static void
 sym_trailer(uint32_t pid, uint64_t time)
 {
-	p32(pid);
-	p32(pid);
-	p64(time);
-	p64(11);
-	p32(0);
-	p32(0);
+	fx_u32(&out, pid);
+	fx_u32(&out, pid);
+	fx_u64(&out, time);
+	fx_u64(&out, 11);
+	fx_u32(&out, 0);
+	fx_u32(&out, 0);
 }
 
 /* HOSTNAME and OSRELEASE features of this machine: "from this host". */
@@ -1128,32 +849,20 @@ static void
 host_features(void)
 {
 	struct utsname u;
-	size_t at;
 
 	if (uname(&u) < 0)
 		abort();
-	at = rec_begin(80, 0);
-	p64(3);
-	p32(sizeof(u.nodename));
-	pstr(u.nodename, sizeof(u.nodename));
-	rec_end(at);
-	at = rec_begin(80, 0);
-	p64(4);
-	p32(sizeof(u.release));
-	pstr(u.release, sizeof(u.release));
-	rec_end(at);
+	fx_feature_str(&out, 3, u.nodename, sizeof(u.nodename));
+	fx_feature_str(&out, 4, u.release, sizeof(u.release));
 }
 
 static void
 sym_comm(uint32_t pid)
 {
-	size_t at = rec_begin(3, 0);
+	size_t at = fx_comm(&out, 0, pid, pid, "victim");
 
-	p32(pid);
-	p32(pid);
-	pstr("victim", 8);
 	sym_trailer(pid, 0);
-	rec_end(at);
+	fx_rec_end(&out, at);
 }
 
 /* An executable MMAP2 with device and inode. */
@@ -1161,45 +870,29 @@ static void
 sym_mmap2(uint32_t pid, uint64_t start, uint64_t size, const char *path,
     uint64_t ino, uint64_t time)
 {
-	size_t at = rec_begin(10, 2);
+	struct pd_record_mmap2 m = {
+		.pid = pid, .tid = pid, .start = start, .len = size,
+		.maj = ino != 0 ? 8 : 0, .min = ino != 0 ? 1 : 0, .ino = ino,
+		.prot = 5, .flags = 2,	/* PROT_READ | PROT_EXEC, MAP_PRIVATE */
+		.filename = path,
+	};
+	size_t at = fx_mmap2(&out, 2, &m);
 
-	p32(pid);
-	p32(pid);
-	p64(start);
-	p64(size);
-	p64(0);				/* pgoff */
-	p32(ino != 0 ? 8 : 0);		/* maj */
-	p32(ino != 0 ? 1 : 0);		/* min */
-	p64(ino);
-	p64(0);				/* ino_generation */
-	p32(5);				/* PROT_READ | PROT_EXEC */
-	p32(2);				/* MAP_PRIVATE */
-	pstr(path, 8);
 	sym_trailer(pid, time);
-	rec_end(at);
+	fx_rec_end(&out, at);
 }
 
 static void
 sym_sample(uint32_t pid, uint64_t ip, uint64_t time)
 {
-	size_t at = rec_begin(9, 2);
-
-	p64(ip);
-	p32(pid);
-	p32(pid);
-	p64(time);
-	p64(11);
-	p32(0);
-	p32(0);
-	p64(1);
-	rec_end(at);
+	fx_rec_end(&out, fx_sample(&out, 2, ip, pid, pid, time, 11, 0, 1));
 }
 
 static void
 sym_head(int host)
 {
-	header();
-	attr_rec(&std_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, std_ids, 2);
 	if (host)
 		host_features();
 	sym_comm(100);
@@ -1223,8 +916,8 @@ sym_file(char **paths, int n)
 static void
 sym_perfmap(uint32_t pid)
 {
-	header();
-	attr_rec(&std_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &std_attr, std_ids, 2);
 	host_features();
 	sym_comm(pid);
 	sym_mmap2(pid, 0x7f0000000000ULL, 0x100000, "//anon", 0, 0);
@@ -1265,14 +958,11 @@ sym_fork(int n, int m)
 		sym_mmap2(100, 0x10000000ULL + 0x2000ULL * i, 0x1000, "/x", 0,
 		    0);
 	for (i = 0; i < m; i++) {
-		at = rec_begin(7, 0);
-		p32(1000 + i);		/* pid */
-		p32(100);		/* ppid */
-		p32(1000 + i);		/* tid */
-		p32(100);		/* ptid */
-		p64(0);			/* time */
+		at = fx_fork(&out, PERF_RECORD_FORK,
+		    &(struct pd_record_fork){ .pid = 1000 + i, .ppid = 100,
+		    .tid = 1000 + i, .ptid = 100 });
 		sym_trailer(1000 + i, 0);
-		rec_end(at);
+		fx_rec_end(&out, at);
 	}
 	sym_sample(1000 + m - 1, 0x10000000ULL, 0);
 }
@@ -1300,15 +990,16 @@ sym_bids(int n, int first)
 			continue;
 		}
 		for (i = 0; i < n; i++) {
-			at = rec_begin(67, 0x8000);
-			p32(-1);		/* pid */
-			pbytes("\273\273\273\273\273\273\273\273\273\273"
+			at = fx_rec_begin(&out, 67, 0x8000);
+			fx_u32(&out, -1);	/* pid */
+			fx_bytes(&out,
+			    "\273\273\273\273\273\273\273\273\273\273"
 			    "\273\273\273\273\273\273\273\273\273\273", 20);
-			put(20, 1);		/* size */
-			pzero(3);
+			fx_put(&out, 20, 1);	/* size */
+			fx_zero(&out, 3);
 			snprintf(path, sizeof(path), "/other/lib%07d.so", i);
-			pstr(path, 8);
-			rec_end(at);
+			fx_str(&out, path, 8);
+			fx_rec_end(&out, at);
 		}
 	}
 	sym_sample(100, 0x10000000ULL, 0);
@@ -1331,8 +1022,8 @@ sym_inodes(int n)
  * sym-unwind N: N rounds of a new executable map (of a file that is
  * not there) and a sample with user registers and stack to unwind.
  */
-static const struct attr unwind_attr = {
-	.type = 1, .size = 128, .config = 0,
+static const struct fx_attr unwind_attr = {
+	.type = 1, .size = 128, .period = 1000, .config = 0,
 	.sample_type = STD_TYPE | ST_REGS_USER | ST_STACK_USER,
 	.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
 	.regs_user = 0xff0fff, .stack_user = 64,
@@ -1342,24 +1033,16 @@ static const struct attr unwind_attr = {
 static void
 unwind_sample(uint32_t pid, uint64_t time)
 {
-	size_t at = rec_begin(9, 2);
+	size_t at = fx_sample(&out, 2, 0x10000000, pid, pid, time, 11, 0, 1);
 	int r;
 
-	p64(0x10000000);
-	p32(pid);
-	p32(pid);
-	p64(time);
-	p64(11);
-	p32(0);
-	p32(0);
-	p64(1);
-	p64(2);			/* abi: 64-bit */
+	fx_u64(&out, 2);		/* abi: 64-bit */
 	for (r = 0; r < 20; r++)
-		p64(0x10000000);
-	p64(64);
-	pzero(64);
-	p64(64);
-	rec_end(at);
+		fx_u64(&out, 0x10000000);
+	fx_u64(&out, 64);
+	fx_zero(&out, 64);
+	fx_u64(&out, 64);
+	fx_rec_end(&out, at);
 }
 
 static void
@@ -1368,15 +1051,15 @@ sym_unwind(int n)
 	char path[64];
 	int i;
 
-	header();
-	attr_rec(&unwind_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &unwind_attr, std_ids, 2);
 	sym_comm(100);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/nonexistent/lib%06d.so", i);
 		sym_mmap2(100, 0x10000000ULL + 0x10000ULL * i, 0x1000, path, 0,
 		    2 * i + 2);
 		unwind_sample(100, 2 * i + 3);
-		finished_round();
+		fx_finished_round(&out);
 	}
 }
 
@@ -1390,21 +1073,18 @@ sym_unwind_forks(int n, int m, const char *path)
 	size_t at;
 	int i;
 
-	header();
-	attr_rec(&unwind_attr, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &unwind_attr, std_ids, 2);
 	sym_comm(100);
 	for (i = 0; i < n; i++)
 		sym_mmap2(100, 0x10000000ULL + 0x1000000ULL * i, 0x1000, path,
 		    0, 0);
 	for (i = 0; i < m; i++) {
-		at = rec_begin(7, 0);
-		p32(1000 + i);
-		p32(100);
-		p32(1000 + i);
-		p32(100);
-		p64(0);
+		at = fx_fork(&out, PERF_RECORD_FORK,
+		    &(struct pd_record_fork){ .pid = 1000 + i, .ppid = 100,
+		    .tid = 1000 + i, .ptid = 100 });
 		sym_trailer(1000 + i, 0);
-		rec_end(at);
+		fx_rec_end(&out, at);
 	}
 	for (i = 0; i < m; i++)
 		unwind_sample(1000 + i, 0);
@@ -1417,8 +1097,8 @@ sym_unwind_forks(int n, int m, const char *path)
 static void
 symq_hold(int n)
 {
-	static const struct attr a = {
-		.type = 1, .size = 128, .config = 0,
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 1000, .config = 0,
 		.sample_type = STD_TYPE | ST_CALLCHAIN,
 		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
 	};
@@ -1426,25 +1106,18 @@ symq_hold(int n)
 	size_t at;
 	int i, k;
 
-	header();
-	attr_rec(&a, std_ids, 2);
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, std_ids, 2);
 	sym_comm(100);
 	sym_mmap2(100, 0x400000, 0x100000, "/nonexistent", 0, 0);
 	for (i = 0; i <= n; i++) {
-		at = rec_begin(9, 2);
-		p64(0x401000);
-		p32(100);
-		p32(100);
-		p64(i == 0 ? 1ULL << 62 : 10 + (uint64_t)i);
-		p64(11);
-		p32(0);
-		p32(0);
-		p64(1);
-		p64(nr);
-		p64(0xfffffffffffffe00ULL);	/* PERF_CONTEXT_USER */
+		at = fx_sample(&out, 2, 0x401000, 100, 100,
+		    i == 0 ? 1ULL << 62 : 10 + (uint64_t)i, 11, 0, 1);
+		fx_u64(&out, nr);
+		fx_u64(&out, 0xfffffffffffffe00ULL);	/* PERF_CONTEXT_USER */
 		for (k = 1; k < nr; k++)
-			p64(0x401000 + 16 * k);
-		rec_end(at);
+			fx_u64(&out, 0x401000 + 16 * k);
+		fx_rec_end(&out, at);
 	}
 }
 
@@ -1461,16 +1134,16 @@ sym_late(void)
 	sym_head(0);
 	sym_mmap2(100, 0x400000, 0x100000, "/late-a", 0, 20);
 	sym_sample(100, 0x401000, 100);
-	finished_round();
-	finished_round();
+	fx_finished_round(&out);
+	fx_finished_round(&out);
 	sym_mmap2(100, 0x400000, 0x100000, "/late-b", 0, 50);
 	sym_sample(100, 0x401000, 60);
-	finished_round();
+	fx_finished_round(&out);
 	sym_mmap2(100, 0x400000, 0x100000, "/late-c", 0, 80);
 	sym_sample(100, 0x401000, 90);
-	finished_round();
+	fx_finished_round(&out);
 	sym_sample(100, 0x401000, 70);
-	finished_round();
+	fx_finished_round(&out);
 }
 
 /* sym-desc N: N maps of one process, each below the one before. */
@@ -1485,6 +1158,84 @@ sym_desc(int n)
 		    "/x", 0, 0);
 	sym_sample(100, 0x100000000000ULL - 0x2000ULL, 0);
 	sym_sample(100, 0x100000000000ULL - 0x2000ULL * n, 0);
+}
+
+/*
+ * pddump-basic: one record of every shape pddump lays out (golden files
+ * in tests/cli/pddump): cpu-clock with callchains and ids 7 and 8, a
+ * HOSTNAME feature, an exec COMM, a SAMPLE, a type nobody knows and a
+ * FINISHED_ROUND.
+ */
+static void
+pddump_basic(void)
+{
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 4000,
+		.sample_type = STD_TYPE | ST_CALLCHAIN,
+		.flags = FL_SAMPLE_ID_ALL,
+	};
+	static const uint64_t ids[] = { 7, 8 };
+	size_t at;
+
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, ids, 2);
+	fx_feature_str(&out, 3, "box", 64);		/* HOSTNAME */
+	at = fx_comm(&out, 0x2000, 42, 43, "my prog");	/* COMM_EXEC */
+	fx_trailer(&out, 42, 43, 1000, 7, 1);
+	fx_rec_end(&out, at);
+	at = fx_sample(&out, 2, 0x401000, 42, 43, 2000, 8, 1, 4000);
+	fx_u64(&out, 2);			/* callchain */
+	fx_u64(&out, 0xfffffffffffffe00ULL);	/* PERF_CONTEXT_USER */
+	fx_u64(&out, 0x401000);
+	fx_rec_end(&out, at);
+	at = fx_rec_begin(&out, 200, 0);
+	fx_bytes(&out, "\1\2\3\4\5\6\7\10", 8);
+	fx_rec_end(&out, at);
+	fx_finished_round(&out);
+}
+
+/*
+ * pdswap-le, pdswap-be [extra]: a tiny stream for the pdswap cases, in
+ * either byte order (extra: with a record of an unknown type). pdswap
+ * must not check itself: these records come from event.h's build
+ * functions and fixture.c's writers, not from pdswap's conversion, so
+ * the fixture stays independent of the code it tests.
+ */
+static void
+pdswap_fixture(int extra)
+{
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 4000,
+		.sample_type = STD_TYPE,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL, .precise_ip = 2,
+		.clockid = 1,
+	};
+	static const uint64_t ids[] = { 7 };
+	struct pd_record_mmap2 m = {
+		.pid = 10, .tid = 11, .start = 0x400000, .len = 4096,
+		.maj = 8, .min = 1, .ino = 99,
+		.prot = 5, .flags = 2,	/* PROT_READ | PROT_EXEC, MAP_PRIVATE */
+		.filename = "/bin/ls",
+	};
+	size_t at;
+
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, ids, 1);
+	at = fx_comm(&out, 0, 10, 11, "ls");
+	fx_trailer(&out, 10, 11, 12345, 7, 1);
+	fx_rec_end(&out, at);
+	at = fx_mmap2(&out, 0, &m);
+	fx_trailer(&out, 10, 11, 12345, 7, 1);
+	fx_rec_end(&out, at);
+	/* 1: PERF_RECORD_MISC_KERNEL */
+	fx_rec_end(&out, fx_sample(&out, 1, 0xffffffff81000000ULL, 10, 11,
+	    12346, 7, 1, 4000));
+	if (extra) {
+		at = fx_rec_begin(&out, 100, 0);
+		fx_u64(&out, 0x0102030405060708ULL);
+		fx_rec_end(&out, at);
+	}
+	fx_finished_round(&out);
 }
 
 static const char *const cases[] = {
@@ -1509,6 +1260,9 @@ static const char *const cases[] = {
 	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
 	"symq-hold N", "sym-desc N", "sym-unwind-forks N M PATH", "sym-late",
+	/* the pddump and pdswap cases */
+	"pddump-basic", "pddump-truncated", "pdswap-le [extra]",
+	"pdswap-be [extra]",
 	NULL
 };
 
@@ -1544,134 +1298,137 @@ main(int argc, char **argv)
 	if (strcmp(c, "ok") == 0) {
 		ok();
 	} else if (strcmp(c, "ok-be") == 0) {
-		be = 1;
+		fx_set_be(&out, 1);
 		ok();
 	} else if (strcmp(c, "empty") == 0) {
 		fault = 0;
 	} else if (strcmp(c, "short") == 0) {
 		size_t n = argc > 2 ? strtoul(argv[2], NULL, 10) : 8;
 
-		header();
+		fx_pipe_header(&out);
 		if (n < 1 || n > 15)
 			usage();
-		len = n;
+		out.len = n;
 		fault = 0;
 	} else if (strcmp(c, "bad-magic") == 0) {
 		ok();
-		memcpy(buf, "PERFILE3", 8);
+		memcpy(out.buf, "PERFILE3", 8);
 		fault = 0;
 	} else if (strcmp(c, "hdr-size") == 0) {
 		ok();
-		set(8, 24, 8);
+		fx_set(&out, 8, 24, 8);
 		fault = 8;
 	} else if (strcmp(c, "size-lt-8") == 0) {
 		ok_head();
-		fault = at = rec_begin(9, 0);
-		set(at + 6, 4, 2);
+		fault = at = fx_rec_begin(&out, 9, 0);
+		fx_set(&out, at + 6, 4, 2);
 		sample_rec(0);
 	} else if (strcmp(c, "size-not-8-aligned") == 0) {
 		/* FEATURE records are 84 bytes: everything after is unaligned */
-		header();
-		attr_rec(&std_attr, std_ids, 2);
+		fx_pipe_header(&out);
+		fx_header_attr(&out, &std_attr, std_ids, 2);
 		hostname_feature();
 		comm_rec();
 		mmap_rec();
 		for (i = 0; i < 3; i++)
 			sample_rec(i);
-		finished_round();
+		fx_finished_round(&out);
 	} else if (strcmp(c, "truncated-last") == 0) {
 		ok_head();
 		sample_rec(0);
-		fault = len;
+		fault = out.len;
 		sample_rec(1);
-		len -= 5;
+		out.len -= 5;
 	} else if (strcmp(c, "truncated-header") == 0) {
 		ok();
-		fault = len;
-		p16(9);
-		put(0, 1);
+		fault = out.len;
+		fx_u16(&out, 9);
+		fx_put(&out, 0, 1);
 	} else if (strcmp(c, "trailing-garbage") == 0) {
 		static const char text[] = "[ perf record: Woken up 1 times "
 		    "to write data ]\n[ perf record: Captured and wrote 0.031 "
 		    "MB (null) (7 samples) ]\n";
 
 		ok();
-		fault = len;
-		pbytes(text, sizeof(text) - 1);
+		fault = out.len;
+		fx_bytes(&out, text, sizeof(text) - 1);
 	} else if (strcmp(c, "unknown-type") == 0) {
 		ok_head();
 		sample_rec(0);
-		at = rec_begin(200, 0);	/* type nobody knows, 24 bytes */
-		p64(0xdeadbeef);
-		p64(0);
-		rec_end(at);
-		at = rec_begin(32769, 0); /* simpleperf private, 12 bytes */
-		p32(7);
-		rec_end(at);
+		/* a type nobody knows, 24 bytes */
+		at = fx_rec_begin(&out, 200, 0);
+		fx_u64(&out, 0xdeadbeef);
+		fx_u64(&out, 0);
+		fx_rec_end(&out, at);
+		/* simpleperf private, 12 bytes */
+		at = fx_rec_begin(&out, 32769, 0);
+		fx_u32(&out, 7);
+		fx_rec_end(&out, at);
 		sample_rec(1);
-		finished_round();
+		fx_finished_round(&out);
 	} else if (strcmp(c, "auxtrace") == 0 ||
 	    strcmp(c, "auxtrace-past-end") == 0) {
 		ok_head();
 		sample_rec(0);
-		fault = at = rec_begin(71, 0);
-		p64(24);			/* size of the payload */
-		p64(0);				/* offset */
-		p64(0x1234);			/* reference */
-		p32(0);				/* idx */
-		p32(42);			/* tid */
-		p32(0);				/* cpu */
-		p32(0);
-		rec_end(at);
+		fault = at = fx_rec_begin(&out, 71, 0);
+		fx_u64(&out, 24);	/* size of the payload */
+		fx_u64(&out, 0);	/* offset */
+		fx_u64(&out, 0x1234);	/* reference */
+		fx_u32(&out, 0);	/* idx */
+		fx_u32(&out, 42);	/* tid */
+		fx_u32(&out, 0);	/* cpu */
+		fx_u32(&out, 0);
+		fx_rec_end(&out, at);
 		/* a payload that would read as a record of size 0 */
-		p32(9);
-		p16(0);
-		p16(0);
-		p64(0xaaaaaaaaaaaaaaaaULL);
-		p64(0x5555555555555555ULL);
+		fx_u32(&out, 9);
+		fx_u16(&out, 0);
+		fx_u16(&out, 0);
+		fx_u64(&out, 0xaaaaaaaaaaaaaaaaULL);
+		fx_u64(&out, 0x5555555555555555ULL);
 		if (c[8] != '\0') {
-			len -= 8;
+			out.len -= 8;
 		} else {
 			sample_rec(1);
-			finished_round();
+			fx_finished_round(&out);
 		}
 	} else if (strcmp(c, "tracing-data") == 0 ||
 	    strcmp(c, "tracing-data-past-end") == 0) {
 		static const char blob[] = "\027\bDtracing0.6";
 
 		ok_head();
-		fault = at = rec_begin(66, 0);
-		p32(24);			/* blob + pad */
-		p32(0);
-		rec_end(at);
-		pbytes(blob, sizeof(blob));	/* 14 bytes with the NUL */
-		pzero(24 - sizeof(blob));
+		fault = at = fx_rec_begin(&out, 66, 0);
+		fx_u32(&out, 24);	/* blob + pad */
+		fx_u32(&out, 0);
+		fx_rec_end(&out, at);
+		/* 14 bytes with the NUL */
+		fx_bytes(&out, blob, sizeof(blob));
+		fx_zero(&out, 24 - sizeof(blob));
 		if (c[12] != '\0') {
-			len -= 10;
+			out.len -= 10;
 		} else {
 			sample_rec(0);
-			finished_round();
+			fx_finished_round(&out);
 		}
 	} else if (strcmp(c, "attr-size-big") == 0 ||
 	    strcmp(c, "attr-size-0") == 0 ||
 	    strcmp(c, "attr-size-odd") == 0) {
-		header();
-		fault = len;
-		attr_rec(&std_attr, std_ids, 2);
-		set(fault + 8 + 4, c[10] == 'b' ? 200 : c[10] == '0' ? 0 : 124,
-		    4);
+		fx_pipe_header(&out);
+		fault = out.len;
+		fx_header_attr(&out, &std_attr, std_ids, 2);
+		fx_set(&out, fault + 8 + 4,
+		    c[10] == 'b' ? 200 : c[10] == '0' ? 0 : 124, 4);
 		comm_rec();
 	} else if (strcmp(c, "too-many-ids") == 0) {
 		ok_head();
-		fault = at = rec_begin(69, 0);	/* ID_INDEX */
-		p64(3);				/* nr, but room for 2 */
+		fault = at = fx_rec_begin(&out, 69, 0);	/* ID_INDEX */
+		fx_u64(&out, 3);	/* nr, but room for 2 */
 		for (i = 0; i < 2; i++) {
-			p64(11 + i);		/* id */
-			p64(0);			/* idx */
-			p64(i);			/* cpu */
-			p64(42);		/* tid */
+			fx_u64(&out, 11 + i);	/* id */
+			fx_u64(&out, 0);	/* idx */
+			fx_u64(&out, i);	/* cpu */
+			fx_u64(&out, 42);	/* tid */
 		}
-		rec_end(at);
+		fx_rec_end(&out, at);
 		sample_rec(0);
 	} else if (strncmp(c, "sample-", 7) == 0) {
 		if (strcmp(c + 7, "full") == 0)
@@ -1691,21 +1448,21 @@ main(int argc, char **argv)
 	/* issue 18: findings 1, 2, 10, 12, 13 */
 	} else if (strcmp(c, "tracing-big") == 0 ||
 	    strcmp(c, "tracing-big-be") == 0) {
-		be = c[11] != '\0';
+		fx_set_be(&out, c[11] != '\0');
 		tracing_big();
 	} else if (strcmp(c, "cpumap-hostile") == 0 ||
 	    strcmp(c, "cpumap-hostile-be") == 0) {
-		be = c[14] != '\0';
+		fx_set_be(&out, c[14] != '\0');
 		cpumap_hostile();
 	} else if (strcmp(c, "json-hostile") == 0) {
 		json_hostile();
 	} else if (strcmp(c, "tp-overlap") == 0 ||
 	    strcmp(c, "tp-overlap-be") == 0) {
-		be = c[10] != '\0';
+		fx_set_be(&out, c[10] != '\0');
 		tp_overlap();
 	} else if (strcmp(c, "zstd-ratio-bomb") == 0 ||
 	    strcmp(c, "zstd-ratio-bomb-be") == 0) {
-		be = c[15] != '\0';
+		fx_set_be(&out, c[15] != '\0');
 		zstd_ratio_bomb();
 	/* issue 18 findings 4, 7, 8, 11 */
 	} else if (strcmp(c, "idflood") == 0) {
@@ -1741,6 +1498,16 @@ main(int argc, char **argv)
 		symq_hold(atoi(argv[2]));
 	} else if (strcmp(c, "sym-late") == 0) {
 		sym_late();
+	/* the pddump and pdswap cases' fixtures */
+	} else if (strcmp(c, "pddump-basic") == 0) {
+		pddump_basic();
+	} else if (strcmp(c, "pddump-truncated") == 0) {
+		pddump_basic();
+		out.len -= 20;		/* inside the unknown record's header */
+	} else if (strcmp(c, "pdswap-le") == 0 ||
+	    strcmp(c, "pdswap-be") == 0) {
+		fx_set_be(&out, c[7] == 'b');
+		pdswap_fixture(argc > 2 && strcmp(argv[2], "extra") == 0);
 	} else if (strcmp(c, "sym-desc") == 0 && argc > 2) {
 		sym_desc(atoi(argv[2]));
 	} else if (strcmp(c, "sym-unwind-forks") == 0 && argc > 4) {
@@ -1754,14 +1521,6 @@ main(int argc, char **argv)
 		printf("0x%zx\n", fault);
 		return 0;
 	}
-	for (at = 0; at < len; ) {
-		ssize_t n = write(STDOUT_FILENO, buf + at, len - at);
-
-		if (n <= 0) {
-			perror("mkpipe: write");
-			return 1;
-		}
-		at += n;
-	}
+	fx_flush(&out, STDOUT_FILENO);
 	return 0;
 }

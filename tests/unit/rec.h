@@ -2,7 +2,8 @@
 /*
  * Building records in memory for the unit tests, in native byte order:
  * a byte buffer with typed appends, record begin/end, and a perf_event_attr
- * writer. One static buffer per test program.
+ * writer. One static buffer per test program. Headers, the pipe header
+ * and views go through event.h, as tests/gen/fixture.c's do.
  */
 #ifndef PD_TEST_REC_H
 #define PD_TEST_REC_H
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 
@@ -54,23 +56,22 @@ b_rec(uint32_t type, uint16_t misc)
 {
 	size_t at = b_len;
 
-	b_u32(type);
-	b_u16(misc);
-	b_u16(0);
+	b_zero(8);
+	pd_header_put(b_buf + at, type, misc, 0, 0);
 	return at;
 }
 
 static __attribute__((unused)) void
 b_end(size_t at)
 {
-	pd_put_u16(b_buf + at + 6, b_len - at);
+	pd_header_set_size(b_buf + at, b_len - at);
 }
 
 static __attribute__((unused)) void
 b_pipe_header(void)
 {
-	b_u64(PD_MAGIC2);
-	b_u64(16);
+	b_zero(PD_PIPE_HDR_SIZE);
+	pd_pipe_header_put(b_buf + b_len - PD_PIPE_HDR_SIZE, 0);
 }
 
 struct t_attr {
@@ -132,11 +133,7 @@ b_view(size_t at)
 {
 	struct pd_rec r;
 
-	memset(&r, 0, sizeof(r));
-	r.data = b_buf + at;
-	r.type = pd_get_u32(b_buf + at);
-	r.misc = pd_get_u16(b_buf + at + 4);
-	r.size = pd_get_u16(b_buf + at + 6);
+	pd_rec_view(&r, b_buf + at);
 	return r;
 }
 

@@ -5,7 +5,7 @@
 #   to the same stacks with 500 times the counts;
 # - the same recording with every sample repeated 200 times folds in
 #   about the same peak RSS. Both are sorted and cut into rounds of 64
-#   records (rounds.py): samples wait for their round to end, as in perf
+#   records (restream rounds): samples wait for their round to end, as in perf
 #   script, so only per-sample memory could still make the repeated one
 #   cost more. The same samples, the same files and kernel frames: two
 #   recordings of different lengths do not touch the same files (a
@@ -16,15 +16,14 @@
 . "$PD_TOP/tests/cli/flame/lib.inc"
 need_perf
 need_root
-command -v python3 >/dev/null 2>&1 || skip "no python3"
 rusage=$PD_TBIN/bench/rusage
 [ -x "$rusage" ] || skip "no $rusage"
+restream=$PD_TBIN/gen/restream
 build_prog
 
 perf record -q -e cpu-clock -F 999 -g -o - -- ./prog 200 > one.data \
     2> rec.err || fail "perf record: $(cat rec.err)"
-python3 "$PD_TOP/tests/cli/flame/repeat.py" 500 < one.data > many.data ||
-	fail "repeat.py"
+"$restream" repeat 500 < one.data > many.data || fail "restream repeat"
 pddump --folded < one.data > one.folded || fail "pddump --folded one.data"
 pddump --folded < many.data > many.folded || fail "pddump --folded many.data"
 awk '{ $NF *= 500; print }' one.folded > want.folded
@@ -35,11 +34,10 @@ rss() {	# command: its peak RSS in KiB
 	"$rusage" -o ru.txt "$1" || fail "$1: $(cat ru.txt)"
 	sed 's/.*maxrss_kb \([0-9]*\).*/\1/' ru.txt
 }
-pdsort one.data | python3 "$PD_TOP/tests/cli/flame/rounds.py" 64 \
-    > 100.data || fail "pdsort | rounds.py"
-pdsort one.data | python3 "$PD_TOP/tests/cli/flame/repeat.py" 200 |
-    python3 "$PD_TOP/tests/cli/flame/rounds.py" 64 > 2000.data ||
-	fail "pdsort | repeat.py | rounds.py"
+pdsort one.data | "$restream" rounds 64 > 100.data ||
+	fail "pdsort | restream rounds"
+pdsort one.data | "$restream" repeat 200 | "$restream" rounds 64 \
+    > 2000.data || fail "pdsort | restream repeat | restream rounds"
 n1=$(pddump -t SAMPLE 100.data | grep -c SAMPLE)
 n2=$(pddump -t SAMPLE 2000.data | grep -c SAMPLE)
 [ "$n2" = $((n1 * 200)) ] || fail "$n2 samples, not 200 times $n1"

@@ -3,7 +3,7 @@
 . "$PD_TOP/tests/cli/lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 d=$PD_TOP/tests/cli/pddump
-python3 "$d/mkfix.py" basic > b.data || fail "mkfix"
+mkpipe pddump-basic > b.data || fail "mkpipe"
 
 pddump b.data > out.txt || fail "pddump exit $?"
 diff -u "$d/basic.txt" out.txt || fail "text form differs"
@@ -34,7 +34,7 @@ pddump --help | grep -q "^usage: pddump" || fail "--help"
 pddump --version >/dev/null || fail "--version"
 
 # A stream cut inside a record: everything before it, then one error line.
-python3 "$d/mkfix.py" truncated > t.data
+mkpipe pddump-truncated > t.data
 pddump t.data > out.txt 2> err.txt && fail "truncated input exits 0"
 [ "$(wc -l < err.txt)" = 1 ] || fail "stderr: $(cat err.txt)"
 grep -q "^pddump: t.data: offset 0x184: " err.txt || fail "$(cat err.txt)"

@@ -1,8 +1,7 @@
 # The EXAMPLES of man/pddump.1, run as written (perf.data: a hand-made
 # stream; the live one only as root with perf).
 . "$PD_TOP/tests/cli/lib.sh"
-command -v python3 >/dev/null || skip "no python3"
-python3 "$PD_TOP/tests/cli/pddump/mkfix.py" basic > perf.data || fail mkfix
+mkpipe pddump-basic > perf.data || fail mkpipe
 
 pddump perf.data | cat > 1.txt || fail "example 1"
 [ "$(grep -c '^0x' 1.txt)" = 6 ] || fail "example 1: $(cat 1.txt)"

@@ -3,7 +3,6 @@
 # records were written.
 . "$PD_TOP/tests/cli/lib.sh"
 command -v python3 >/dev/null || skip "no python3"
-gen=$PD_TOP/tests/cli/pdswap/mkfix.py
 usage2() {	# text command...: exit 2 and the usage line on stderr
 	_t=$1; shift
 	"$@" >/dev/null 2>err.txt && fail "$*: exit 0"
@@ -17,7 +16,7 @@ usage2 'not one of native, big, little, swap' pdswap -t middle
 usage2 usage pdswap a b
 pdswap -h | grep -q '^usage: pdswap' || fail "-h"
 pdswap --version | grep -q pdswap || fail "--version"
-python3 "$gen" big > be.data || fail "generator"
+mkpipe pdswap-be > be.data || fail "generator"
 # the SAMPLE's header: size 0x38 -> 0x10 (cuts its fields short)
 python3 - <<'PY' || fail "edit"
 d = bytearray(open('be.data', 'rb').read())

@@ -2,10 +2,8 @@
 # target order, and back; the same stream written big-endian by the
 # generator decodes to the little-endian one.
 . "$PD_TOP/tests/cli/lib.sh"
-command -v python3 >/dev/null || skip "no python3"
-gen=$PD_TOP/tests/cli/pdswap/mkfix.py
-python3 "$gen" little > le.data || fail "generator"
-python3 "$gen" big > be.data || fail "generator"
+mkpipe pdswap-le > le.data || fail "generator"
+mkpipe pdswap-be > be.data || fail "generator"
 pdswap -t big < le.data > out.data 2>err.txt || fail "pdswap: $(cat err.txt)"
 [ -s err.txt ] && fail "unexpected stderr: $(cat err.txt)"
 cmp out.data be.data || fail "-t big differs from the stream written big-endian"

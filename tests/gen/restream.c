@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * restream: rewrites a native pipe-mode stream (stdin to stdout) through
+ * libcommon's reader and writer, for the flame memory cases.
+ *
+ *   restream rounds K	a FINISHED_ROUND after every K records and at the
+ *			end: on a stream already in time order (pdsort's
+ *			output) every round is then small, whatever the
+ *			machine's load did to perf's own, so memory that
+ *			waits for rounds is the same for a short and a
+ *			long recording.
+ *   restream repeat N	every SAMPLE N times in place: the same stacks,
+ *			N times the samples.
+ *
+ * Records go out as they came, out-of-band payloads with them; a
+ * file-mode or foreign-endian input is refused, as its records would go
+ * out unconverted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libcommon/stream/event.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/writer.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: restream rounds K | repeat N\n");
+	exit(2);
+}
+
+static void
+fail_read(struct pd_reader *rd)
+{
+	const struct pd_err *e = pd_reader_err(rd);
+
+	fprintf(stderr, "restream: %s: %s\n", e->input, e->msg);
+	exit(1);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct pd_reader *rd;
+	struct pd_writer *w;
+	struct pd_err err;
+	struct pd_rec rec;
+	unsigned char round[8];
+	unsigned long k, n = 0, i;
+	int rounds, r;
+
+	if (argc != 3 || (k = strtoul(argv[2], NULL, 10)) == 0)
+		usage();
+	if (strcmp(argv[1], "rounds") == 0)
+		rounds = 1;
+	else if (strcmp(argv[1], "repeat") == 0)
+		rounds = 0;
+	else
+		usage();
+	if ((rd = pd_reader_fdopen(STDIN_FILENO, "<stdin>", 0, &err)) == NULL) {
+		fprintf(stderr, "restream: %s: %s\n", err.input, err.msg);
+		return 1;
+	}
+	if (pd_reader_is_file(rd) || pd_reader_swapped(rd)) {
+		fprintf(stderr, "restream: not a native pipe-mode stream\n");
+		return 1;
+	}
+	if ((w = pd_writer_new(STDOUT_FILENO)) == NULL ||
+	    pd_writer_header(w) < 0)
+		goto write_error;
+	pd_header_put(round, PD_RECORD_FINISHED_ROUND, 0, sizeof(round), 0);
+	while ((r = pd_reader_next(rd, &rec)) == 1) {
+		if ((r = pd_writer_copy(w, rd, &rec)) == -1)
+			fail_read(rd);
+		if (r < 0)
+			goto write_error;
+		if (rounds) {
+			if (++n % k == 0 &&
+			    pd_writer_put(w, round, sizeof(round)) < 0)
+				goto write_error;
+			continue;
+		}
+		for (i = 1; rec.type == PERF_RECORD_SAMPLE && i < k; i++)
+			if (pd_writer_rec(w, &rec) < 0)
+				goto write_error;
+	}
+	if (r < 0)
+		fail_read(rd);
+	if (rounds && pd_writer_put(w, round, sizeof(round)) < 0)
+		goto write_error;
+	if (pd_writer_free(w) < 0)
+		goto write_error;
+	pd_reader_close(rd);
+	return 0;
+write_error:
+	perror("restream: write");
+	return 1;
+}
