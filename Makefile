@@ -111,7 +111,10 @@ $(B)/tests/%: $(B)/tests/%.o $(LIB_ALL)
 	@mkdir -p $(@D)
 	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(B)/tests/gen/%: $(B)/tests/gen/%.o $(FIXTURE_OBJ) $(LIB_ALL)
+# A static pattern: the generic rule above would match these too, and
+# make takes it when fixture.o does not exist yet.
+GEN_BIN := $(filter $(B)/tests/gen/%,$(HELPER_BIN))
+$(GEN_BIN): $(B)/tests/gen/%: $(B)/tests/gen/%.o $(FIXTURE_OBJ) $(LIB_ALL)
 	@mkdir -p $(@D)
 	$(qld)$(CC) $(PD_LDFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
