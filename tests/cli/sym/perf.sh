@@ -26,7 +26,12 @@ for s in perf.pd pd.pd; do
 		fail "$s: no middle in hot"
 	grep -q '"sym":"outer"' $s.json || fail "$s: no outer"
 	grep -q '"sym":"main"' $s.json || fail "$s: no main in a callchain"
-	grep -q '"dso":"\[kernel.kallsyms\]"' $s.json || fail "$s: no kernel frame"
+	# Kernel frames are compared above whenever perf shows one; a busy
+	# loop in user space need not enter the kernel while sampled.
+	if grep -q '\[kernel.kallsyms\]' $s.perf; then
+		grep -q '"dso":"\[kernel.kallsyms\]"' $s.json ||
+			fail "$s: no kernel frame where perf has some"
+	fi
 	grep -q '"comm":"hot"' $s.json || fail "$s: no comm"
 	[ ! -s $s.notes ] || fail "$s: unexpected notes: $(cat $s.notes)"
 done
