@@ -13,12 +13,6 @@
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/tracefmt.h"
 
-#define U16(w, n)	pd_dwalk_num(w, n, 2, PD_D_U)
-#define U32(w, n)	pd_dwalk_num(w, n, 4, PD_D_U)
-#define S32(w, n)	pd_dwalk_num(w, n, 4, PD_D_S)
-#define U64(w, n)	pd_dwalk_num(w, n, 8, PD_D_U)
-#define X64(w, n)	pd_dwalk_num(w, n, 8, PD_D_X)
-#define A64(w, n)	pd_dwalk_num(w, n, 8, PD_D_ADDR)
 
 /* A NUL-terminated string in a field of at most `max` bytes (0: rest). */
 static void
@@ -54,33 +48,33 @@ read_values(struct pd_dwalk *w, uint64_t rf)
 	uint64_t nr, i;
 
 	if (rf & PERF_FORMAT_GROUP) {
-		nr = U64(w, "nr");
+		nr = pd_dwalk_u64(w, "nr");
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			U64(w, "time_enabled");
+			pd_dwalk_u64(w, "time_enabled");
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			U64(w, "time_running");
+			pd_dwalk_u64(w, "time_running");
 		pd_dwalk_open(w, "values", 1);
 		for (i = 0; i < nr && !w->bad; i++) {
 			pd_dwalk_open(w, NULL, 0);
-			U64(w, "value");
+			pd_dwalk_u64(w, "value");
 			if (rf & PERF_FORMAT_ID)
-				U64(w, "id");
+				pd_dwalk_u64(w, "id");
 			if (rf & PD_FORMAT_LOST)
-				U64(w, "lost");
+				pd_dwalk_u64(w, "lost");
 			pd_dwalk_close(w, 0);
 		}
 		pd_dwalk_close(w, 1);
 		return;
 	}
-	U64(w, "value");
+	pd_dwalk_u64(w, "value");
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		U64(w, "time_enabled");
+		pd_dwalk_u64(w, "time_enabled");
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		U64(w, "time_running");
+		pd_dwalk_u64(w, "time_running");
 	if (rf & PERF_FORMAT_ID)
-		U64(w, "id");
+		pd_dwalk_u64(w, "id");
 	if (rf & PD_FORMAT_LOST)
-		U64(w, "lost");
+		pd_dwalk_u64(w, "lost");
 }
 
 /*
@@ -96,7 +90,7 @@ cpu_map(struct pd_dwalk *w)
 	uint32_t i;
 	unsigned b;
 
-	type = U16(w, "map_type");
+	type = pd_dwalk_u16(w, "map_type");
 	if (type == 2) {
 		/*
 		 * A range is shown as the record holds it (perf's
@@ -108,20 +102,20 @@ cpu_map(struct pd_dwalk *w)
 			return;
 		pd_dwalk_num(w, "any_cpu", 1, PD_D_U);
 		w->off += 1;	/* pad */
-		U16(w, "start_cpu");
-		U16(w, "end_cpu");
+		pd_dwalk_u16(w, "start_cpu");
+		pd_dwalk_u16(w, "end_cpu");
 		return;
 	}
 	pd_dwalk_open(w, "cpus", 1);
 	switch (type) {
 	case 0:
-		nr = U16(w, NULL);
+		nr = pd_dwalk_u16(w, NULL);
 		for (i = 0; i < nr && !w->bad; i++)
-			pd_dwalk_emit(w, NULL, PD_D_U, U16(w, NULL), NULL, 0);
+			pd_dwalk_emit(w, NULL, PD_D_U, pd_dwalk_u16(w, NULL), NULL, 0);
 		break;
 	case 1:
-		nr = U16(w, NULL);
-		lsz = U16(w, NULL);
+		nr = pd_dwalk_u16(w, NULL);
+		lsz = pd_dwalk_u16(w, NULL);
 		if (lsz != 4 && lsz != 8) {
 			w->bad = 1;
 			w->why = "cpu mask long_size is neither 4 nor 8";
@@ -153,10 +147,10 @@ mmap2_id(struct pd_dwalk *w, uint16_t misc)
 	uint8_t n;
 
 	if (!(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-		U32(w, "maj");
-		U32(w, "min");
-		U64(w, "ino");
-		U64(w, "ino_generation");
+		pd_dwalk_u32(w, "maj");
+		pd_dwalk_u32(w, "min");
+		pd_dwalk_u64(w, "ino");
+		pd_dwalk_u64(w, "ino_generation");
 		return;
 	}
 	if (!pd_dwalk_room(w, 24))
@@ -342,7 +336,7 @@ pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
 static void
 feature(struct pd_dwalk *w, const struct pd_rec *rec)
 {
-	uint64_t f = U64(w, NULL);
+	uint64_t f = pd_dwalk_u64(w, NULL);
 	const char *name = f < UINT32_MAX ? pd_feat_name(f) : NULL;
 	const char *why;
 
@@ -400,7 +394,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		w.off += asz;
 		pd_dwalk_open(&w, "ids", 1);
 		while (!w.bad && pd_dwalk_left(&w) >= 8)
-			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
+			pd_dwalk_emit(&w, NULL, PD_D_U, pd_dwalk_u64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
 	}
@@ -413,7 +407,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	case PD_RECORD_HEADER_BUILD_ID: {
 		size_t n = 20;
 
-		S32(&w, "pid");
+		pd_dwalk_s32(&w, "pid");
 		if (!pd_dwalk_room(&w, 24))
 			break;
 		if ((rec->misc & PD_RECORD_MISC_BUILD_ID_SIZE) && w.p[w.off + 20] <= 20)
@@ -426,24 +420,24 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 	case PD_RECORD_AUXTRACE_ERROR: {
 		uint32_t fmt;
 
-		U32(&w, "error_type");
-		U32(&w, "code");
-		S32(&w, "cpu");
-		S32(&w, "pid");
-		S32(&w, "tid");
-		fmt = U32(&w, "fmt");
-		A64(&w, "ip");
+		pd_dwalk_u32(&w, "error_type");
+		pd_dwalk_u32(&w, "code");
+		pd_dwalk_s32(&w, "cpu");
+		pd_dwalk_s32(&w, "pid");
+		pd_dwalk_s32(&w, "tid");
+		fmt = pd_dwalk_u32(&w, "fmt");
+		pd_dwalk_a64(&w, "ip");
 		if (fmt >= 1)
-			U64(&w, "time");
+			pd_dwalk_u64(&w, "time");
 		str(&w, "msg", 64 <= pd_dwalk_left(&w) ? 64 : 0);
 		if (fmt >= 2 && pd_dwalk_left(&w) >= 8) {
-			U32(&w, "machine_pid");
-			U32(&w, "vcpu");
+			pd_dwalk_u32(&w, "machine_pid");
+			pd_dwalk_u32(&w, "vcpu");
 		}
 		break;
 	}
 	case PD_RECORD_THREAD_MAP:
-		nr = U64(&w, "nr");
+		nr = pd_dwalk_u64(&w, "nr");
 		pd_dwalk_open(&w, "threads", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
 			pd_dwalk_open(&w, NULL, 0);
@@ -458,9 +452,9 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		w.off = w.end;
 		break;
 	case PD_RECORD_EVENT_UPDATE: {
-		uint64_t t = U64(&w, "update_type");
+		uint64_t t = pd_dwalk_u64(&w, "update_type");
 
-		U64(&w, "id");
+		pd_dwalk_u64(&w, "id");
 		if (w.bad)
 			break;
 		switch (t) {
@@ -497,7 +491,7 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		break;
 	case PD_RECORD_BPF_METADATA:
 		str(&w, "prog_name", 512);
-		nr = U64(&w, "nr_entries");
+		nr = pd_dwalk_u64(&w, "nr_entries");
 		pd_dwalk_open(&w, "entries", 1);
 		for (i = 0; i < nr && !w.bad; i++) {
 			pd_dwalk_open(&w, NULL, 0);
@@ -508,13 +502,13 @@ pd_decode_rec(const struct pd_rec *rec, const struct pd_evsel *ev,
 		pd_dwalk_close(&w, 1);
 		break;
 	case PD_RECORD_SCHEDSTAT_DOMAIN:
-		U64(&w, "timestamp");
-		U32(&w, "cpu");
-		U16(&w, "version");
-		U16(&w, "domain");
+		pd_dwalk_u64(&w, "timestamp");
+		pd_dwalk_u32(&w, "cpu");
+		pd_dwalk_u16(&w, "version");
+		pd_dwalk_u16(&w, "domain");
 		pd_dwalk_open(&w, "counters", 1);
 		while (!w.bad && pd_dwalk_left(&w) >= 8)
-			pd_dwalk_emit(&w, NULL, PD_D_U, U64(&w, NULL), NULL, 0);
+			pd_dwalk_emit(&w, NULL, PD_D_U, pd_dwalk_u64(&w, NULL), NULL, 0);
 		pd_dwalk_close(&w, 1);
 		break;
 	default:

@@ -148,12 +148,6 @@ pd_dwalk_close(struct pd_dwalk *w, int list)
 	w->v->close(w->v->ctx, list);
 }
 
-#define U16(w, n)	pd_dwalk_num(w, n, 2, PD_D_U)
-#define U32(w, n)	pd_dwalk_num(w, n, 4, PD_D_U)
-#define S32(w, n)	pd_dwalk_num(w, n, 4, PD_D_S)
-#define U64(w, n)	pd_dwalk_num(w, n, 8, PD_D_U)
-#define X64(w, n)	pd_dwalk_num(w, n, 8, PD_D_X)
-#define A64(w, n)	pd_dwalk_num(w, n, 8, PD_D_ADDR)
 
 static void
 bytes(struct pd_dwalk *w, const char *name, size_t n)
@@ -179,14 +173,14 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	w.v = v;
 	w.bad = 0;
 	w.why = NULL;
-	U32(&w, "attr_type");
-	asz = U32(&w, "attr_size");
+	pd_dwalk_u32(&w, "attr_type");
+	asz = pd_dwalk_u32(&w, "attr_size");
 	if (asz == 0)
 		asz = PD_ATTR_SIZE_VER0;
 	if (asz < w.end)
 		w.end = asz;
-	X64(&w, "config");
-	U64(&w, "sample_period");
+	pd_dwalk_x64(&w, "config");
+	pd_dwalk_u64(&w, "sample_period");
 	if (!pd_dwalk_room(&w, 24))
 		goto out;
 	st = pd_get_u64(w.p + PD_ATTR_OFF_SAMPLE_TYPE);
@@ -203,12 +197,12 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	    pd_attr_flag_nnames)));
 	pd_dwalk_emit(&w, "precise_ip", PD_D_U, flags >> 15 & 3, NULL, 0);
 	w.off += 24;
-	U32(&w, "wakeup_events");
-	U32(&w, "bp_type");
-	X64(&w, "config1");
+	pd_dwalk_u32(&w, "wakeup_events");
+	pd_dwalk_u32(&w, "bp_type");
+	pd_dwalk_x64(&w, "config1");
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
-	X64(&w, "config2");
+	pd_dwalk_x64(&w, "config2");
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
 	bt = pd_get_u64(w.p + w.off);
@@ -218,27 +212,27 @@ pd_decode_attr(const void *attr, size_t len, const struct pd_dvisit *v,
 	w.off += 8;
 	if (pd_dwalk_left(&w) < 16)
 		goto out;
-	X64(&w, "sample_regs_user");
-	U32(&w, "sample_stack_user");
-	S32(&w, "clockid");
+	pd_dwalk_x64(&w, "sample_regs_user");
+	pd_dwalk_u32(&w, "sample_stack_user");
+	pd_dwalk_s32(&w, "clockid");
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
-	X64(&w, "sample_regs_intr");
+	pd_dwalk_x64(&w, "sample_regs_intr");
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
-	U32(&w, "aux_watermark");
-	U16(&w, "sample_max_stack");
+	pd_dwalk_u32(&w, "aux_watermark");
+	pd_dwalk_u16(&w, "sample_max_stack");
 	w.off += 2;
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
-	U32(&w, "aux_sample_size");
+	pd_dwalk_u32(&w, "aux_sample_size");
 	pd_dwalk_num(&w, "aux_action", 4, PD_D_X);
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
-	X64(&w, "sig_data");
+	pd_dwalk_x64(&w, "sig_data");
 	if (pd_dwalk_left(&w) < 8)
 		goto out;
-	X64(&w, "config3");
+	pd_dwalk_x64(&w, "config3");
 	if (w.off < w.end)
 		bytes(&w, "attr_tail", pd_dwalk_left(&w));
 out:

@@ -82,6 +82,19 @@ int	pd_dwalk_room(struct pd_dwalk *, size_t n);
 /* A 1/2/4/8-byte number, visited when name is set; 0 past the end. */
 uint64_t	pd_dwalk_num(struct pd_dwalk *, const char *name, unsigned size,
 		    enum pd_dfmt);
+/* The common numbers of a walk, by width and how they print. */
+static inline uint64_t pd_dwalk_u16(struct pd_dwalk *w, const char *n)
+{ return pd_dwalk_num(w, n, 2, PD_D_U); }
+static inline uint64_t pd_dwalk_u32(struct pd_dwalk *w, const char *n)
+{ return pd_dwalk_num(w, n, 4, PD_D_U); }
+static inline uint64_t pd_dwalk_s32(struct pd_dwalk *w, const char *n)
+{ return pd_dwalk_num(w, n, 4, PD_D_S); }
+static inline uint64_t pd_dwalk_u64(struct pd_dwalk *w, const char *n)
+{ return pd_dwalk_num(w, n, 8, PD_D_U); }
+static inline uint64_t pd_dwalk_x64(struct pd_dwalk *w, const char *n)
+{ return pd_dwalk_num(w, n, 8, PD_D_X); }
+static inline uint64_t pd_dwalk_a64(struct pd_dwalk *w, const char *n)
+{ return pd_dwalk_num(w, n, 8, PD_D_ADDR); }
 void	pd_dwalk_open(struct pd_dwalk *, const char *name, int list);
 void	pd_dwalk_close(struct pd_dwalk *, int list);
 
