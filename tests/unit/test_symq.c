@@ -146,8 +146,9 @@ test_queue(void)
 	struct pd_syms *sy;
 	struct pd_symq *q;
 	const char *why;
-	size_t n = 0, i, nround = 0;
+	size_t n = 0, i;
 #if COUNTING
+	size_t nround = 0;
 	unsigned long warm = 0;
 #endif
 	unsigned r, k;
