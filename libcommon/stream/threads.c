@@ -665,12 +665,17 @@ prune_active(struct pd_threads *th)
 /*
  * Do the samples of t's thread before it need counting first? Not for
  * the FORK of a new thread: the kernel writes it before the child runs,
- * so none of the child's samples comes before it.
+ * so none of the child's samples comes before it. Unless samples of
+ * that tid wait already: an earlier thread, known only by its samples,
+ * whose tid the FORK reuses.
  */
 static int
 counts_child(const struct pd_threads *th, const struct task *t)
 {
-	return t->type != PERF_RECORD_FORK || th->slots[t->slot].exists;
+	const struct slot *s = &th->slots[t->slot];
+
+	return t->type != PERF_RECORD_FORK || s->exists ||
+	    s->w[0].n + s->w[1].n > 0;
 }
 
 /* Does the FORK t find another process's thread under its parent's tid? */
