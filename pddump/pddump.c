@@ -16,6 +16,7 @@
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/tptext.h"
 #include "libcommon/stream/tracefmt.h"
 #include "libcommon/sym/fold.h"
 #include "libcommon/sym/symbols.h"
@@ -26,7 +27,8 @@
 
 static const char usage_line[] =
     "usage: pddump [-sx] [--json] [--folded[=period]] [--kallsyms file]\n"
-    "              [--no-debuginfod] [-t types] [--unwind] [file ...]\n";
+    "              [--no-debuginfod] [--raw] [-t types] [--unwind] "
+    "[file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -46,6 +48,9 @@ usage(FILE *f, int status)
 		    "(with -s)\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --raw         a tracepoint's fields only, without "
+		    "the text perf script\n"
+		    "                    prints for them\n"
 		    "  -s, --symbols     name the sample's ip and callchain "
 		    "entries: sym+0xoff (dso)\n"
 		    "  -t, --types LIST  only these record types "
@@ -243,13 +248,14 @@ options(int argc, char **argv, struct dumper *d)
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "no-debuginfod", no_argument,		NULL, 'D' },
+		{ "raw",	no_argument,		NULL, 'R' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "types",	required_argument,	NULL, 't' },
 		{ "unwind",	no_argument,		NULL, 'U' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, folded = 0;
+	int c, folded = 0, raw = 0;
 
 	while ((c = getopt_long(argc, argv, "hjst:x", longopts, NULL)) != -1) {
 		switch (c) {
@@ -279,6 +285,9 @@ options(int argc, char **argv, struct dumper *d)
 		case 'K':
 			d->sopts.kallsyms = optarg;
 			break;
+		case 'R':
+			raw = 1;
+			break;
 		case 's':
 			d->syms = 1;
 			break;
@@ -303,7 +312,8 @@ options(int argc, char **argv, struct dumper *d)
 		pd_warnx("--folded prints stacks, not records: no -j, -t or -x");
 		usage(stderr, PD_EXIT_USAGE);
 	}
-	if (folded && (d->fold = pd_fold_new()) == NULL) {
+	if ((folded && (d->fold = pd_fold_new()) == NULL) ||
+	    (!folded && !raw && (d->tptext = pd_tptext_new()) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
@@ -330,6 +340,7 @@ main(int argc, char **argv)
 		fold_print(&d);
 		pd_fold_free(d.fold);
 	}
+	pd_tptext_free(d.tptext);
 	out_flush();
 	if (status == PD_EXIT_OK && pd_interrupted())
 		status = PD_EXIT_INTR;

@@ -19,6 +19,7 @@ struct pd_rec;
 struct pd_sample;
 struct pd_symq;
 struct pd_symq_res;
+struct pd_tptext;
 struct pd_unwind;
 
 struct dumper {
@@ -37,6 +38,7 @@ struct dumper {
 	struct pd_unwind	*uw;
 	int			 filter;
 	uint64_t		 want[4];	/* types 0..255 */
+	struct pd_tptext	*tptext;	/* NULL: --raw */
 	struct pd_reader	*rd;
 	struct pd_evlist	*el;
 };

@@ -128,6 +128,12 @@ put_dval(const struct pd_dval *v, int json)
 	case PD_D_NULL:
 		OUT_S("null");
 		break;
+	case PD_D_LINE:
+		if (json)
+			out_json_str(v->p, v->len);
+		else
+			out_esc(v->p, v->len);
+		break;
 	}
 }
 
@@ -646,6 +652,12 @@ sv_val(void *ctx, const struct pd_dval *v)
 		}
 		if (v->fmt == PD_D_NONE && v->u == PD_D_ADDRS)
 			return;		/* no callchain: no line */
+		if (v->fmt == PD_D_LINE) {
+			detail(t->d, v->name);
+			out_ch(' ');
+			put_dval(v, 0);
+			return;
+		}
 	} else if (t->kind[t->depth] == PD_DV_LIST) {
 		if (t->nitems[t->depth]++ > 0)
 			out_ch(',');
@@ -729,6 +741,7 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 		v.close = sv_close;
 		v.ctx = &t;
 	}
+	v.tptext = d->tptext;
 	if (pd_decode_sample(rec, d->el, &v, &why) < 0)
 		err_field(d, why);
 }
@@ -744,6 +757,7 @@ print_decoded(struct dumper *d, const struct pd_rec *rec)
 	const char *why;
 	const struct pd_evsel *ev = NULL;
 
+	v.tptext = NULL;
 	if (pd_rec_is_kernel(rec->type))
 		ev = pd_evlist_for_rec(d->el, rec);
 	if (d->json) {

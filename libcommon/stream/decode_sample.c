@@ -15,6 +15,7 @@
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
+#include "libcommon/stream/tptext.h"
 #include "libcommon/stream/tracefmt.h"
 
 struct sv {
@@ -231,6 +232,10 @@ raw(struct sv *s, const struct pd_evlist *el, const struct pd_evsel *ev,
 			tp_value(s, f, p, n, be);
 	}
 	close_(s, PD_DV_OBJECT);
+	if (s->v->tptext != NULL && (p = (const unsigned char *)
+	    pd_tptext_render(s->v->tptext, tf, te, smp->raw, smp->raw_size,
+	    &n)) != NULL)
+		put_ref(s, N("text"), PD_D_LINE, p, n);
 }
 
 int

@@ -23,7 +23,9 @@ enum pd_dfmt {
 	PD_D_ADDRS,	/* len addresses: u64s at p, unaligned */
 	PD_D_NONE,	/* not in this record (a field its event does not
 			   sample); u: the format it has when present */
-	PD_D_NULL	/* no value: its bytes are not in the record */
+	PD_D_NULL,	/* no value: its bytes are not in the record */
+	PD_D_LINE	/* text p[0..len) that reads as a line of its own
+			   (a tracepoint's print_fmt output) */
 };
 
 struct pd_dval {
@@ -41,15 +43,20 @@ struct pd_dval {
 #define PD_DV_LIST	1	/* unnamed values, or objects */
 #define PD_DV_ROWS	2	/* unnamed objects only: rows of a table */
 
+struct pd_tptext;
+
 /*
  * The visitor: val() for each value; open()/close() around a list or an
- * object (name NULL inside a list). ctx is passed back.
+ * object (name NULL inside a list). ctx is passed back. With tptext
+ * set, a tracepoint sample also gets its fields as perf script prints
+ * them ("text", PD_D_LINE), made by that renderer.
  */
 struct pd_dvisit {
 	void	(*val)(void *ctx, const struct pd_dval *v);
 	void	(*open)(void *ctx, const char *name, int list);
 	void	(*close)(void *ctx, int list);
 	void	*ctx;
+	struct pd_tptext *tptext;
 };
 
 /*

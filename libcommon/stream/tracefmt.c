@@ -417,6 +417,8 @@ parse_format(struct pd_tracefmt *tf, const char *sys, const char *txt,
 	long id = -1;
 
 	memset(&e, 0, sizeof(e));
+	e.format = txt;
+	e.format_len = len;
 	if ((e.system = dupn(sys, strlen(sys))) == NULL)
 		return -1;
 	for (; p < end; p = le + 1) {

@@ -59,6 +59,8 @@ struct pd_tf_event {
 	const char		*system;	/* "sched" ("ftrace": ftrace) */
 	const char		*name;	/* "sched_switch" */
 	const char		*print_fmt;	/* as in the format file */
+	const char		*format;	/* the whole format file, */
+	size_t			 format_len;	/* in the kept blob */
 	struct pd_tf_field	*fields;	/* common fields first */
 	size_t			 nfields;
 	/*
