@@ -663,23 +663,77 @@ kmmap(struct pd_synth *b, const char *name, uint64_t start, uint64_t len,
 	return 0;
 }
 
+/*
+ * The size of the kernel's text from /proc/iomem's "Kernel code"
+ * resource (_text to _etext, as physical addresses; zeros unless root).
+ * 0 when it does not say.
+ */
+static uint64_t
+iomem_code_size(void)
+{
+	char line[256];
+	unsigned long long lo, hi;
+	uint64_t size = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/iomem", "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, " : Kernel code") != NULL &&
+		    sscanf(line, "%llx-%llx", &lo, &hi) == 2 && hi > lo) {
+			size = hi - lo + 1;
+			break;
+		}
+	fclose(f);
+	return size;
+}
+
+/*
+ * A line of /proc/kallsyms, "address type name[\tmodule]": 1 when it
+ * names `want`, with its address in *addr.
+ */
+static int
+kallsyms_is(const char *line, const char *want, size_t wlen,
+    unsigned long long *addr)
+{
+	const char *p = strchr(line, ' ');
+
+	if (p == NULL || p[1] == '\0' || p[2] != ' ' ||
+	    strncmp(p + 3, want, wlen) != 0 || (p[3 + wlen] != '\n' &&
+	    p[3 + wlen] != '\0'))
+		return 0;
+	*addr = strtoull(line, NULL, 16);
+	return 1;
+}
+
 int
 pd_synth_kernel_mmaps(struct pd_synth *b, size_t idsz)
 {
-	char line[512], name[256], t;
+	char line[512];
 	unsigned long long addr, text = 0, etext = 0, size;
+	uint64_t code;
 	FILE *f;
 	int r = 0;
 
+	/*
+	 * _text is among the first lines of /proc/kallsyms, _etext among
+	 * the last of the kernel's own: the kernel generates every line
+	 * read, so where /proc/iomem gives the text's size the file is
+	 * read no further than _text.
+	 */
+	code = iomem_code_size();
 	if ((f = fopen("/proc/kallsyms", "re")) != NULL) {
-		while (fgets(line, sizeof(line), f) != NULL &&
-		    (text == 0 || etext == 0)) {
-			if (sscanf(line, "%llx %c %255s", &addr, &t, name) != 3)
-				continue;
-			if (strcmp(name, "_text") == 0)
+		while (fgets(line, sizeof(line), f) != NULL) {
+			if (text == 0 && kallsyms_is(line, "_text", 5, &addr)) {
 				text = addr;
-			else if (strcmp(name, "_etext") == 0)
+				if (code != 0) {
+					etext = text + code;
+					break;
+				}
+			} else if (kallsyms_is(line, "_etext", 6, &addr))
 				etext = addr;
+			if (text != 0 && etext != 0)
+				break;
 		}
 		fclose(f);
 	}
