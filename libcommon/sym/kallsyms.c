@@ -43,6 +43,32 @@ struct kparse {
 	size_t		 n, nonzero;
 };
 
+/*
+ * The address a kallsyms line starts with: 1 to 16 hex digits and a
+ * space. Returns where the space is, or NULL. (strtoull, with its
+ * locale and its overflow checks, was a third of loading kallsyms.)
+ */
+static char *
+hex_addr(char *p, uint64_t *a)
+{
+	uint64_t v = 0;
+	unsigned d, n;
+
+	for (n = 0; n < 17; n++, p++) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (*p | 0x20) - 'a' + 10;
+		else
+			break;
+		v = v << 4 | d;
+	}
+	if (n == 0 || n > 16 || *p != ' ')
+		return NULL;
+	*a = v;
+	return p;
+}
+
 static int
 parse(struct pd_syms *sy, FILE *f, struct kparse *kp)
 {
@@ -56,9 +82,7 @@ parse(struct pd_syms *sy, FILE *f, struct kparse *kp)
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		errno = 0;
-		a = strtoull(line, &end, 16);
-		if (end == line || *end != ' ' || errno != 0)
+		if ((end = hex_addr(line, &a)) == NULL)
 			continue;
 		p = end + 1;
 		type = *p;

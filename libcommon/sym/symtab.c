@@ -170,7 +170,12 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 	}
 	nreg = b->n - b->nplt;
 	if (nreg > 0) {
-		qsort(b->v, nreg, sizeof(*b->v), bsym_cmp);
+		/* kallsyms comes in address order: no sort to do then. */
+		for (i = 1; i < nreg && b->v[i - 1].start <= b->v[i].start;
+		    i++)
+			;
+		if (i < nreg)
+			qsort(b->v, nreg, sizeof(*b->v), bsym_cmp);
 		if (kallsyms) {
 			fixup_end(b, nreg, 1);
 			n = dedup(b, nreg);
