@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
-#include <libiberty/demangle.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -538,17 +537,6 @@ section_by_name(Elf *elf, const char *name, GElf_Shdr *sh)
 }
 
 /*
- * A user symbol's name as perf shows it: C++ (and Rust, D) names
- * demangled by libiberty without their parameters, as perf calls it by
- * default; NULL when it is not mangled. Every scheme starts with '_'.
- */
-static char *
-demangled(const char *name)
-{
-	return name[0] == '_' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
-}
-
-/*
  * "name@plt" for each .rela.plt entry, laid over .plt after its header
  * one entry apart, as perf's dso__synthesize_plt_symbols does on x86.
  * The entry is sh_entsize, 16 or 8 bytes; lld leaves it 0, and then
@@ -606,7 +594,7 @@ add_plt(struct pd_symtab_builder *b, Elf *elf)
 		if (gelf_getsym(dd, si, &sym) == NULL ||
 		    (name = elf_strptr(elf, dsh.sh_link, sym.st_name)) == NULL)
 			continue;
-		dm = demangled(name);
+		dm = pd_symtab_demangle(name);
 		len = snprintf(buf, sizeof(buf), "%s@plt", dm != NULL ? dm :
 		    name);
 		free(dm);
@@ -851,13 +839,14 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	Dwfl *dwfl;
 	Elf *elf, *selfp;
 	size_t i, nph;
-	int n, r, nsyms, symtab = 0;
+	int n, nsyms, symtab = 0;
 	struct stat stb;
 	const char *why;
-	char *dm, magic[SELFMAG];
+	char magic[SELFMAG];
 	int fd;
 
 	memset(&b, 0, sizeof(b));
+	b.mangled = 1;		/* demangled when named (symtab.h) */
 	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &stb, &why)) < 0) {
 		pd_syms_note(sy, "%s: %s; its symbols are not shown",
 		    d->path, why);
@@ -955,13 +944,8 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 			continue;
 		if (!symtab && has_symtab(selfp))
 			symtab = 1;
-		dm = demangled(name);
-		if (dm != NULL)
-			name = dm;
-		r = pd_symtab_add(&b, sym.st_value, sym.st_size, name,
-		    strlen(name), GELF_ST_BIND(sym.st_info), 0);
-		free(dm);
-		if (r < 0)
+		if (pd_symtab_add(&b, sym.st_value, sym.st_size, name,
+		    strlen(name), GELF_ST_BIND(sym.st_info), 0) < 0)
 			break;
 	}
 	if (b.n > 0 || nsyms > 0)

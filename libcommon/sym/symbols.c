@@ -150,7 +150,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	else if (off_to_vaddr(d, addr - m->start + m->pgoff, &va) < 0)
 		return;
 	if ((s = pd_symtab_find(&d->st, va)) != NULL) {
-		r->name = s->name;
+		r->name = pd_symtab_name(&d->st, s);
 		r->off = va - s->start;
 	} else
 		stripped(sy, d);

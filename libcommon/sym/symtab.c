@@ -7,17 +7,56 @@
 #include "libcommon/sym/symtab.h"
 
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 
 void
 pd_symtab_free(struct symtab *st)
 {
+	size_t i;
+
+	for (i = 0; i < st->ndm; i++)
+		free(st->dm[i]);
+	free(st->dm);
+	free(st->named);
 	free(st->syms);
 	free(st->pool);
-	st->syms = NULL;
-	st->pool = NULL;
-	st->n = 0;
+	memset(st, 0, sizeof(*st));
+}
+
+char *
+pd_symtab_demangle(const char *name)
+{
+	/* Every scheme starts with '_'. */
+	return name[0] == '_' ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
+}
+
+const char *
+pd_symtab_name(struct symtab *st, const struct sym *s)
+{
+	size_t i = s - st->syms;
+	char *dm, **g;
+
+	if (!st->mangled || st->named[i])
+		return s->name;
+	st->named[i] = 1;
+	if ((dm = pd_symtab_demangle(s->name)) == NULL)
+		return s->name;
+	if (st->ndm == st->dmcap) {
+		size_t ncap = st->dmcap ? st->dmcap * 2 : 64;
+
+		/* Out of memory: the mangled name, which is still its name. */
+		if ((g = realloc(st->dm, ncap * sizeof(*g))) == NULL) {
+			free(dm);
+			return s->name;
+		}
+		st->dm = g;
+		st->dmcap = ncap;
+	}
+	st->dm[st->ndm++] = dm;
+	st->syms[i].name = dm;
+	return dm;
 }
 
 int
@@ -87,12 +126,31 @@ underscores(const char *s)
 	return n;
 }
 
-/* perf's choose_best_symbol: 1 when a wins over b. */
+/* perf's choose_best_symbol on the names: 1 when na wins over nb. */
+static int
+better_name(const char *na, const char *nb)
+{
+	size_t x = underscores(na), y = underscores(nb);
+
+	if (x != y)
+		return x < y;
+	x = strlen(na);
+	y = strlen(nb);
+	if (x != y)
+		return x > y;
+	return 1;
+}
+
+/*
+ * perf's choose_best_symbol: 1 when a wins over b. perf compares the
+ * names it shows, demangled: so are mangled ones here, for this.
+ */
 static int
 better(const struct pd_symtab_builder *bd, const struct bsym *a, const struct bsym *b)
 {
 	const char *na = bd->pool + a->name, *nb = bd->pool + b->name;
-	size_t x, y;
+	char *da, *db;
+	int r;
 
 	if (a->end > a->start && b->end == b->start)
 		return 1;
@@ -102,15 +160,14 @@ better(const struct pd_symtab_builder *bd, const struct bsym *a, const struct bs
 		return b->bind == STB_WEAK;
 	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
 		return a->bind == STB_GLOBAL;
-	x = underscores(na);
-	y = underscores(nb);
-	if (x != y)
-		return x < y;
-	x = strlen(na);
-	y = strlen(nb);
-	if (x != y)
-		return x > y;
-	return 1;
+	if (!bd->mangled)
+		return better_name(na, nb);
+	da = pd_symtab_demangle(na);
+	db = pd_symtab_demangle(nb);
+	r = better_name(da != NULL ? da : na, db != NULL ? db : nb);
+	free(da);
+	free(db);
+	return r;
 }
 
 /* One symbol of each address: perf's symbols__fixup_duplicate. */
@@ -191,10 +248,14 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 		n += b->nplt;
 		qsort(b->v, n, sizeof(*b->v), bsym_cmp);
 	}
-	if ((st->syms = malloc(n * sizeof(*st->syms))) == NULL) {
+	if ((st->syms = malloc(n * sizeof(*st->syms))) == NULL ||
+	    (b->mangled && (st->named = calloc(n, 1)) == NULL)) {
+		free(st->syms);
+		st->syms = NULL;
 		pd_symtab_builder_free(b);
 		return -1;
 	}
+	st->mangled = b->mangled;
 	st->pool = b->pool;
 	b->pool = NULL;
 	for (i = 0; i < n; i++) {

@@ -16,11 +16,21 @@ struct sym {
 	const char	*name;
 };
 
-/* A sorted symbol table and the pool its names live in. */
+/*
+ * A sorted symbol table and the pool its names live in. When mangled
+ * is set its names are as the file has them, and each is demangled the
+ * first time it is asked for (pd_symtab_name): most of a file's
+ * symbols are never named, and demangling them all was most of loading
+ * a C++ program's symbols.
+ */
 struct symtab {
 	struct sym	*syms;
 	size_t		 n;
 	char		*pool;
+	int		 mangled;
+	unsigned char	*named;		/* mangled: syms[i] asked for */
+	char		**dm;		/* the demangled names made */
+	size_t		 ndm, dmcap;
 };
 
 /* A symbol while the table is built: what perf's choices look at. */
@@ -38,7 +48,15 @@ struct pd_symtab_builder {
 	size_t		 nplt;		/* PLT symbols after v[n] */
 	char		*pool;
 	size_t		 plen, pcap;
+	int		 mangled;	/* names as the file has them */
 };
+
+/*
+ * A user symbol's name as perf shows it: C++ (and Rust, D) names
+ * demangled by libiberty without their parameters, as perf calls it by
+ * default; NULL when it is not mangled. malloc'd.
+ */
+char	*pd_symtab_demangle(const char *name);
 
 /*
  * Adds a symbol (bind: STB_*; module: a kallsyms module's). 0, or -1
@@ -58,6 +76,11 @@ void	pd_symtab_builder_free(struct pd_symtab_builder *);
 
 /* The symbol holding addr, or NULL. */
 const struct sym	*pd_symtab_find(const struct symtab *, uint64_t addr);
+/*
+ * The name of symbol s of st as perf shows it, demangled now if need
+ * be; the same pointer every time after the first.
+ */
+const char		*pd_symtab_name(struct symtab *, const struct sym *s);
 void			 pd_symtab_free(struct symtab *);
 
 #endif /* PD_SYMTAB_H */
