@@ -482,8 +482,10 @@ join_input(struct joiner *j, const char *path, int i)
 	/* What waited goes out, before an error too. */
 	if (how == JOIN_OK)
 		how = filter_join(j, rd, NULL);
-	if (how == JOIN_WRITE)
+	if (how == JOIN_WRITE) {
+		pd_reader_close(rd);
 		return -1;
+	}
 	if (r < 0 || how == JOIN_READ) {
 		if (flush_out(j->w, j->z) < 0)
 			return -1;
@@ -599,8 +601,10 @@ main(int argc, char **argv)
 	if (j.ninputs > 1 || j.filter != NULL)
 		j.decompress = 1;
 	if (j.filter != NULL &&
-	    (status = filter_span(j.filter, inputs, j.ninputs)) != 0)
+	    (status = filter_span(j.filter, inputs, j.ninputs)) != 0) {
+		filter_free(j.filter);
 		return status;
+	}
 
 	pd_interrupt_init();
 	if (pd_output_open(&out, outpath) < 0)
