@@ -24,10 +24,12 @@
 #include "libcommon/stream/tracefmt.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/stream/zenc.h"
+#include "pdcat/filter.h"
 
 static const char usage_line[] =
-    "usage: pdcat [-d | -z[level] | --compress2[=level]] [-o file] "
-    "[file ...]\n";
+    "usage: pdcat [-dv] [-z[level] | --compress2[=level]] [-o file]\n"
+    "             [--comm list] [--pid list] [--tid list] [--cpu list]\n"
+    "             [--time ranges] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -47,6 +49,21 @@ usage(FILE *f, int status)
 		    "      --compress2[=LEVEL]\n"
 		    "                    the same as COMPRESSED2 records "
 		    "(perf 6.16+)\n"
+		    "  -v, --verbose     say how many samples the filters "
+		    "dropped\n"
+		    "Filters, as perf script's: only SAMPLE records outside "
+		    "them are dropped.\n"
+		    "      --comm LIST   samples of threads named so "
+		    "(comma-separated)\n"
+		    "      --pid LIST    samples of these processes\n"
+		    "      --tid LIST    samples of these threads\n"
+		    "      --cpu LIST    samples taken on these cpus (0-3,6)\n"
+		    "      --time RANGES samples in these times: start,end in "
+		    "seconds\n"
+		    "                    (several: 'a,b c,d'), or percents "
+		    "of the span:\n"
+		    "                    10%/2, 0%-10%,30%-40%, 25% (a file, "
+		    "not a pipe)\n"
 		    "  -h, --help        this help\n"
 		    "      --version     print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -81,6 +98,8 @@ struct joiner {
 	struct pd_zenc	*z;
 	int		 ninputs;
 	int		 decompress;	/* inputs read decompressed */
+	struct filter	*filter;	/* NULL: every sample passes */
+	int		 verbose;
 };
 
 static uint64_t
@@ -350,8 +369,11 @@ renumber(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
 	return JOIN_OK;
 }
 
-/* One record of input i, through the joins a record needs, written. */
-static int
+/*
+ * One record of input i, through the joins a record needs, written.
+ * Inlined in both callers: the loop of join_input() runs it per record.
+ */
+static inline __attribute__((always_inline)) int
 join_rec(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
 {
 	char msg[512];
@@ -395,6 +417,43 @@ join_rec(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
 	return r < 0 ? JOIN_READ : JOIN_OK;
 }
 
+/*
+ * A record through the filters (pdcat/filter.h), then joined: those that
+ * waited for it first. At the end of the input (rec NULL) all that
+ * waits.
+ */
+static __attribute__((noinline)) int
+filter_join(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
+{
+	struct pd_rec w;
+	const char *why;
+	int r = FILTER_HELD, how = JOIN_OK;
+
+	if (j->filter == NULL)
+		return rec != NULL ? join_rec(j, rd, rec) : JOIN_OK;
+	if (rec == NULL)
+		filter_finish(j->filter);
+	else if ((r = filter_put(j->filter, pd_reader_evlist(rd), rec,
+	    &why)) < 0)
+		return join_bad(j, rd, rec->offset, why);
+	while (how == JOIN_OK && filter_take(j->filter, &w))
+		how = join_rec(j, rd, &w);
+	if (how == JOIN_OK && r == FILTER_PASS)
+		how = join_rec(j, rd, rec);
+	return how;
+}
+
+/* -v: what the filters did to one input. */
+static void
+say_filtered(const struct filter *f, const char *name)
+{
+	uint64_t seen, dropped;
+
+	filter_counts(f, &seen, &dropped);
+	pd_warnx("%s: filters dropped %" PRIu64 " of %" PRIu64 " samples, "
+	    "kept %" PRIu64, name, dropped, seen, seen - dropped);
+}
+
 /* Input i, whole. Its exit status, or -1 when the output failed. */
 static int
 join_input(struct joiner *j, const char *path, int i)
@@ -413,20 +472,33 @@ join_input(struct joiner *j, const char *path, int i)
 		return PD_EXIT_DATA;
 	}
 	pd_interrupt_watch(rd);
+	if (j->filter != NULL && filter_start(j->filter) < 0) {
+		pd_reader_close(rd);
+		return join_nomem();
+	}
 	j->input = i;
 	pd_idmap_free(&j->map);
 	pd_idmap_free(&j->evids);
+	/* Without filters the loop stays as tight as it was. */
 	while ((r = pd_reader_next(rd, &rec)) > 0 &&
-	    (how = join_rec(j, rd, &rec)) == JOIN_OK)
+	    (how = j->filter == NULL ? join_rec(j, rd, &rec) :
+	    filter_join(j, rd, &rec)) == JOIN_OK)
 		;
-	if (how == JOIN_WRITE)
+	/* What waited goes out, before an error too. */
+	if (how == JOIN_OK)
+		how = filter_join(j, rd, NULL);
+	if (how == JOIN_WRITE) {
+		pd_reader_close(rd);
 		return -1;
+	}
 	if (r < 0 || how == JOIN_READ) {
 		if (flush_out(j->w, j->z) < 0)
 			return -1;
 		pd_print_err(pd_reader_err(rd));
 		how = JOIN_BAD;
 	}
+	if (j->filter != NULL && j->verbose)
+		say_filtered(j->filter, pd_reader_name(rd));
 	if ((dropped = pd_reader_dropped(rd, &what)) > 0)
 		pd_warnx("%s: left out %u section%s that a stream cannot carry "
 		    "(last: %s)", pd_reader_name(rd), dropped,
@@ -441,19 +513,37 @@ parse_args(int argc, char **argv, struct joiner *j, const char **outpath,
     int *level, int *ztype)
 {
 	static const struct option longopts[] = {
+		{ "comm",	required_argument,	NULL, FILTER_COMM },
 		{ "compress",	optional_argument,	NULL, 'z' },
 		{ "compress2",	optional_argument,	NULL, 'Z' },
+		{ "cpu",	required_argument,	NULL, FILTER_CPU },
 		{ "decompress",	no_argument,		NULL, 'd' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "output",	required_argument,	NULL, 'o' },
+		{ "pid",	required_argument,	NULL, FILTER_PID },
+		{ "tid",	required_argument,	NULL, FILTER_TID },
+		{ "time",	required_argument,	NULL, FILTER_TIME },
+		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "dho:z::", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "dho:vz::", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
+		case FILTER_COMM:
+		case FILTER_CPU:
+		case FILTER_PID:
+		case FILTER_TID:
+		case FILTER_TIME:
+			if (j->filter == NULL &&
+			    (j->filter = filter_new()) == NULL)
+				pd_die_nomem();
+			/* The one line says it all. */
+			if (filter_option(j->filter, c, optarg) < 0)
+				exit(PD_EXIT_USAGE);
+			break;
 		case 'd':
 			j->decompress = 1;
 			break;
@@ -462,6 +552,9 @@ parse_args(int argc, char **argv, struct joiner *j, const char **outpath,
 			break;
 		case 'o':
 			*outpath = optarg;
+			break;
+		case 'v':
+			j->verbose = 1;
 			break;
 		case 'V':
 			pd_print_version();
@@ -507,10 +600,16 @@ main(int argc, char **argv)
 	j.ninputs = i < argc ? argc - i : 1;
 	/*
 	 * Ids are rewritten inside records, so joined streams are read
-	 * decompressed: compressed bytes cannot be renumbered.
+	 * decompressed: compressed bytes cannot be renumbered, nor
+	 * samples inside them filtered.
 	 */
-	if (j.ninputs > 1)
+	if (j.ninputs > 1 || j.filter != NULL)
 		j.decompress = 1;
+	if (j.filter != NULL &&
+	    (status = filter_span(j.filter, inputs, j.ninputs)) != 0) {
+		filter_free(j.filter);
+		return status;
+	}
 
 	pd_interrupt_init();
 	if (pd_output_open(&out, outpath) < 0)
@@ -532,6 +631,7 @@ main(int argc, char **argv)
 	pd_idmap_free(&j.evids);
 	pd_idmap_free(&j.owners);
 	pd_tracefmt_free(j.tf);
+	filter_free(j.filter);
 	free(j.blob);
 	/* Stopped by the user: what was read is written, and kept. */
 	if (status == PD_EXIT_OK && pd_interrupted())

@@ -114,6 +114,7 @@ int	read_rings(void);
 int	add_pids(const char *list, int all_threads);
 void	add_thread(pid_t t);
 void	online_cpus(void);
+int	check_cpus_online(const char *arg);
 int	parse_cpu_list(const char *s);
 /* events.c */
 void	build_attrs(int per_cpu_target, int has_command);

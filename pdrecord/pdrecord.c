@@ -47,7 +47,8 @@ usage(FILE *f, int status)
 		    "  -t, --tid TID[,TID]   these threads\n"
 		    "  -e, --event LIST      events (default: cycles, or "
 		    "cpu-clock without counters)\n"
-		    "  -F, --freq N          samples per second\n"
+		    "  -F, --freq N          samples per second (or max: the "
+		    "kernel's)\n"
 		    "  -c, --count N         one sample every N events\n"
 		    "  -g                    frame-pointer call chains\n"
 		    "      --call-graph MODE fp, or dwarf[,SIZE] (user "
@@ -111,6 +112,39 @@ parse_call_graph(const char *arg)
 	opt.stack_size = (sz + 7) & ~7UL;
 }
 
+#define MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
+
+/* The kernel's limit on -F, as perf reads it (100000 when unknown). */
+static long long
+max_sample_rate(void)
+{
+	FILE *f = fopen(MAX_RATE_PATH, "re");
+	long long v = 0;
+
+	if (f != NULL) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0 ? v : 100000;
+}
+
+/*
+ * Above the limit the kernel refuses the event; perf 6.1 lowers -F to
+ * it with a warning (--strict-freq would refuse), and so does pdrecord.
+ */
+static void
+limit_freq(const char *arg)
+{
+	long long max = max_sample_rate();
+
+	if (opt.freq <= max)
+		return;
+	pd_warnx("-F %s: above the maximum of %lld Hz (%s); recording at "
+	    "%lld, as perf does", arg, max, MAX_RATE_PATH, max);
+	opt.freq = max;
+}
+
 /*
  * The options into opt, and -e's events into specs; returns how many
  * arguments they took. A bad one ends the program (status 2).
@@ -157,9 +191,14 @@ parse_options(int argc, char **argv)
 			opt.cpu_list = optarg;
 			break;
 		case 'c':
+			errno = 0;
 			opt.count = strtoll(optarg, &end, 10);
-			if (*end != '\0' || opt.count <= 0)
-				usage(stderr, PD_EXIT_USAGE);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    opt.count <= 0) {
+				pd_warnx("-c %s: not a sample period (events "
+				    "per sample: 1 or more)", optarg);
+				exit(PD_EXIT_USAGE);
+			}
 			break;
 		case 'd':
 			opt.data = 1;
@@ -173,12 +212,18 @@ parse_options(int argc, char **argv)
 			break;
 		case 'F':
 			if (strcmp(optarg, "max") == 0) {
-				opt.freq = 100000;
+				opt.freq = max_sample_rate();
 				break;
 			}
+			errno = 0;
 			opt.freq = strtoll(optarg, &end, 10);
-			if (*end != '\0' || opt.freq <= 0)
-				usage(stderr, PD_EXIT_USAGE);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    opt.freq <= 0) {
+				pd_warnx("-F %s: not a frequency (samples per "
+				    "second: 1 or more, or max)", optarg);
+				exit(PD_EXIT_USAGE);
+			}
+			limit_freq(optarg);
 			break;
 		case 'g':
 			opt.callchain = 1;
@@ -464,7 +509,7 @@ main(int argc, char **argv)
 	sigset_t orig;
 	pid_t child = -1;
 	int go[2] = { -1, -1 }, execfd = -1, err, status, child_status = 0;
-	int have_cmd, per_cpu_target, outflags, default_pages;
+	int have_cmd, per_cpu_target, outflags, default_pages, r;
 
 	pd_setprogname(argv[0]);
 	/* "+": options end at the command. */
@@ -493,13 +538,15 @@ main(int argc, char **argv)
 			pd_warnx("-C %s: bad CPU list", opt.cpu_list);
 			return PD_EXIT_USAGE;
 		}
+		if (check_cpus_online(opt.cpu_list) < 0)
+			return PD_EXIT_USAGE;
 	} else {
 		online_cpus();
 	}
-	if (opt.pids != NULL && add_pids(opt.pids, 1) < 0)
-		return PD_EXIT_DATA;
-	if (opt.tids != NULL && add_pids(opt.tids, 0) < 0)
-		return PD_EXIT_DATA;
+	if (opt.pids != NULL && (r = add_pids(opt.pids, 1)) < 0)
+		return r == -2 ? PD_EXIT_USAGE : PD_EXIT_DATA;
+	if (opt.tids != NULL && (r = add_pids(opt.tids, 0)) < 0)
+		return r == -2 ? PD_EXIT_USAGE : PD_EXIT_DATA;
 	if (default_pages)
 		opt.mmap_pages = default_mmap_pages();
 	build_attrs(per_cpu_target, cmd_is_target && !per_cpu_target);

@@ -46,6 +46,50 @@ parse_cpu_list(const char *s)
 	return ncpus > 0 ? 0 : -1;
 }
 
+/*
+ * After parse_cpu_list(): each cpu is online, or one line names the
+ * first that is not and those that are. 0 or -1.
+ */
+int
+check_cpus_online(const char *arg)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	char line[4096];
+	unsigned char on[MAX_CPUS / 8] = { 0 };
+	char *s, *end;
+	long a, b;
+	int i;
+
+	if (f == NULL)
+		return 0;		/* not known: the kernel will say */
+	if (fgets(line, sizeof(line), f) == NULL) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	for (s = line; *s != '\0';) {
+		a = b = strtol(s, &end, 10);
+		if (end == s || a < 0 || a >= MAX_CPUS)
+			return 0;
+		if (*end == '-' && ((b = strtol(end + 1, &end, 10)) < a ||
+		    b >= MAX_CPUS))
+			return 0;
+		for (; a <= b; a++)
+			on[a / 8] |= 1U << (a % 8);
+		s = *end == ',' ? end + 1 : end;
+		if (end == s && *s != '\0')
+			return 0;
+	}
+	for (i = 0; i < ncpus; i++)
+		if (!(on[cpus[i] / 8] & (1U << (cpus[i] % 8)))) {
+			pd_warnx("-C %s: cpu %d is not online (online: %s)",
+			    arg, cpus[i], line);
+			return -1;
+		}
+	return 0;
+}
+
 void
 online_cpus(void)
 {
@@ -77,7 +121,10 @@ add_thread(pid_t t)
 	threads[nthreads++] = t;
 }
 
-/* Every thread of each pid in a list; -1 if one does not exist. */
+/*
+ * Every thread of each pid in a list; -1 if one does not exist, -2 if
+ * one is not a number (said).
+ */
 int
 add_pids(const char *list, int all_threads)
 {
@@ -89,10 +136,10 @@ add_pids(const char *list, int all_threads)
 	for (tok = strtok_r(copy, ",", &save); tok != NULL;
 	    tok = strtok_r(NULL, ",", &save)) {
 		v = strtol(tok, &end, 10);
-		if (*end != '\0' || v <= 0) {
-			pd_warnx("bad process id '%s'", tok);
+		if (end == tok || *end != '\0' || v <= 0) {
+			pd_warnx("bad process id '%s' (a number above 0)", tok);
 			free(copy);
-			return -1;
+			return -2;
 		}
 		snprintf(path, sizeof(path), "/proc/%ld/task", v);
 		if (access(path, F_OK) != 0) {

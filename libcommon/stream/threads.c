@@ -969,6 +969,78 @@ add:
 	return 0;
 }
 
+/* How far a FORK's parent is followed back through waiting FORKs. */
+#define COMM_DEPTH	8
+
+/* Does waiting task t go out before a record at (time, seq)? */
+static int
+task_before(const struct task *t, uint64_t time, uint32_t seq)
+{
+	return t->time < time ||
+	    (t->time == time && (int32_t)(t->seq - seq) < 0);
+}
+
+/*
+ * The name of slot k when a record at (time, seq) goes out, or NULL:
+ * unnamed. The last waiting task of the thread before it decides; else
+ * what the slot holds now.
+ */
+static const char *
+comm_at(const struct pd_threads *th, uint32_t k, uint64_t time,
+    uint32_t seq, int depth)
+{
+	const struct task *t, *best = NULL;
+	const struct slot *s = &th->slots[k];
+	size_t i;
+
+	if (time != 0 && time != UINT64_MAX)
+		for (i = 0; i < th->ntasks; i++) {
+			t = &th->tasks[i];
+			if (t->slot == k && task_before(t, time, seq) &&
+			    (best == NULL || !task_before(t, best->time,
+			    best->seq)))
+				best = t;
+		}
+	if (best == NULL)
+		return s->exists && s->comm != NULL ? s->comm->s : NULL;
+	if (best->type == PERF_RECORD_COMM)
+		return best->comm;
+	/* A FORK: the parent's name when it goes out, if it has one. */
+	if (best->pslot == NONE || depth >= COMM_DEPTH)
+		return NULL;
+	return comm_at(th, best->pslot, best->time, best->seq, depth + 1);
+}
+
+const char *
+pd_threads_comm(const struct pd_threads *th, uint32_t tid, uint64_t time,
+    uint32_t seq, char *buf)
+{
+	const char *s = NULL;
+	uint32_t k = slot_find(th, tid);
+
+	if (k != NONE)
+		s = comm_at(th, k, time, seq, 0);
+	if (s != NULL)
+		snprintf(buf, PD_THREADS_COMM_MAX, "%.*s", COMM_LEN, s);
+	else if (tid == 0)
+		snprintf(buf, PD_THREADS_COMM_MAX, "swapper");
+	else
+		snprintf(buf, PD_THREADS_COMM_MAX, ":%d", (int32_t)tid);
+	return buf;
+}
+
+uint32_t
+pd_threads_seq(const struct pd_threads *th)
+{
+	return th->seq;
+}
+
+int
+pd_threads_due_next(const struct pd_threads *th, uint64_t time)
+{
+	return time <= th->hot.limit;
+}
+
 int
 pd_threads_end(struct pd_threads *th)
 {

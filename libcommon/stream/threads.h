@@ -75,6 +75,28 @@ size_t	pd_threads_top_pids(struct pd_threads *, struct pd_threads_row *,
 size_t	pd_threads_top_comms(struct pd_threads *, struct pd_threads_row *,
 	    size_t n);
 
+/*
+ * For a tool that decides by a sample's comm (pdcat --comm), each
+ * sample is judged when perf delivers it: at the FINISHED_ROUND its time
+ * falls in, before that round is given to pd_threads_record(), or at
+ * the end. pd_threads_due_next(), asked as the sample comes (after it is
+ * given to pd_threads_record()), says whether that is the next round
+ * (1) or the one after (0); pd_threads_seq() then is its place among
+ * the COMM and FORK records. pd_threads_comm() is then the comm perf
+ * gives the sample (thread__comm_str): the COMM and FORK records so far
+ * applied in perf's delivery order up to (time, seq), a waiting one
+ * when earlier by time, or by arrival at the same time. A sample
+ * without a time (0 or ~0) goes out at once: only what went out
+ * counts. ":tid" for a thread never named, "swapper" for tid 0. Writes
+ * the name into buf, PD_THREADS_COMM_MAX bytes, and returns buf.
+ */
+#define PD_THREADS_COMM_MAX	24
+
+int		 pd_threads_due_next(const struct pd_threads *, uint64_t time);
+uint32_t	 pd_threads_seq(const struct pd_threads *);
+const char	*pd_threads_comm(const struct pd_threads *, uint32_t tid,
+		    uint64_t time, uint32_t seq, char *buf);
+
 /* Samples of threads past PD_THREADS_MAX, in neither table. */
 uint64_t	pd_threads_untracked(const struct pd_threads *);
 

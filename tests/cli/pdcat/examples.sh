@@ -44,4 +44,13 @@ echo "1.data $a samples, 2.data $b, both.data $j"
 [ "$(grep -c 'SAMPLE events:' "out.$i")" -ge 1 ] ||
 	fail "the last example printed no sample count"
 perf script -i perf.data > file.txt 2> /dev/null || fail "perf script"
-cmp -s file.txt out.2 || fail "pdcat perf.data | perf script differs from perf script -i perf.data"
+n=$(grep -n '^pdcat perf.data | perf script' examples.txt | cut -d: -f1)
+cmp -s file.txt "out.$n" || fail "pdcat perf.data | perf script differs from perf script -i perf.data"
+# The filters' examples: --time as perf script's, --comm into pdstat.
+n=$(grep -n 'pdcat --time 10%/2' examples.txt | cut -d: -f1)
+perf script -i perf.data --time 10%/2 > tenth.txt 2> /dev/null ||
+	fail "perf script --time"
+[ -s tenth.txt ] && cmp -s tenth.txt "out.$n" ||
+	fail "pdcat --time 10%/2 | perf script differs from perf script --time 10%/2"
+n=$(grep -n 'pdcat --comm sh' examples.txt | cut -d: -f1)
+grep -q . "out.$n" || fail "example $n printed nothing"
