@@ -26,13 +26,14 @@ pddump real.data | grep -q 'feature=clock_data clock_version=1 clockid=0 ' ||
 	fail "no CLOCK_DATA of CLOCK_REALTIME"
 
 # perf's tod: "YYYY-MM-DD HH:MM:SS.uuuuuu", local time; as seconds.
-tod_range() {	# FILE: the first and last sample's time of day, in seconds
-	perf script -i - -F tod < "$1" 2>/dev/null | sed 's/\..*//' |
-	    while read -r d t; do date -d "$d $t" +%s; done |
-	    sed -n '1p;$p'
+tod_range() {	# NAME: the first and last sample's time of day, in seconds
+	sed 's/\..*//' "$1.tod" | sed -n '1p;$p' |
+	    while read -r d t; do date -d "$d $t" +%s; done
 }
 for f in mono real; do
-	set -- $(tod_range $f.data)
+	perf script -i - -F tod < $f.data > $f.tod 2> $f.err ||
+		fail "$f: perf script -F tod: exit $?: $(head -3 $f.err)"
+	set -- $(tod_range $f)
 	[ $# -eq 2 ] || fail "$f: perf script -F tod printed no time of day"
 	[ "$1" -ge "$before" ] && [ "$2" -le "$after" ] ||
 		fail "$f: samples dated $1..$2, recorded in $before..$after"
