@@ -391,24 +391,6 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	}
 	if ((r = renumber(j, rd, rec, err)) < 0)
 		return r;
-	if (rec->type == PD_RECORD_HEADER_ATTR && j->in[in].suffix != NULL &&
-	    pd_evlist_count(el) > 0) {
-		/*
-		 * Before any name record: the default name, suffixed, so
-		 * that an event no record names is still this host's.
-		 * The attr goes first, the name after it.
-		 */
-		const struct pd_evsel *ev = pd_evlist_at(el,
-		    pd_evlist_count(el) - 1);
-		const char *name = pd_evsel_name(ev);
-		struct pd_rec attr = *rec;
-
-		if (j->put(j->ctx, &attr) < 0 ||
-		    put_name(j, event_id(j, ev), name, strlen(name),
-		    rec->offset) < 0)
-			return -3;
-		return j->nomem ? -2 : 1;
-	}
 	if (rec->type == PD_RECORD_HEADER_TRACING_DATA) {
 		if ((r = join_tracing(j, rd, rec, bloblen, msg,
 		    sizeof(msg))) < 0) {
@@ -422,4 +404,22 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
 		*blob = j->blob;
 	}
 	return 0;
+}
+
+int
+pd_join_names(struct pd_join *j, unsigned in, struct pd_reader *rd)
+{
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const struct pd_evsel *ev;
+	const char *name;
+	size_t i;
+
+	j->input = in;
+	for (i = 0; i < pd_evlist_count(el); i++) {
+		ev = pd_evlist_at(el, i);
+		name = pd_evsel_name(ev);
+		if (put_name(j, event_id(j, ev), name, strlen(name), 0) < 0)
+			return -3;
+	}
+	return j->nomem ? -2 : 0;
 }

@@ -35,11 +35,19 @@ void		 pd_join_free(struct pd_join *);
 
 /*
  * An event-name suffix for input `in` ("@hostA": its events are named
- * event@hostA), written as EVENT_UPDATE NAME records for every event of
- * that input, in place of its EVENT_DESC and its own NAME updates. The
- * string must outlive the join. NULL: names as read.
+ * event@hostA): from now on its EVENT_DESC and its NAME updates are
+ * written as EVENT_UPDATE NAME records with the suffix. The string must
+ * outlive the join. NULL: names as read.
  */
 void	pd_join_set_suffix(struct pd_join *, unsigned in, const char *suffix);
+
+/*
+ * Puts an EVENT_UPDATE NAME, with the suffix, for every event input
+ * `in` has so far (the names its reader knows): once its attrs and
+ * features are read, so that it overrides what they named. 0, -2 (no
+ * memory) or -3 (put failed).
+ */
+int	pd_join_names(struct pd_join *, unsigned in, struct pd_reader *rd);
 
 /* Input `in` has ended: its id maps go (the claims stay). */
 void	pd_join_end(struct pd_join *, unsigned in);

@@ -8,6 +8,9 @@
 need_root
 need_perf
 build_busy
+# perf's build-id cache of its own: perf 6.1 reading one that other
+# perf runs on the machine are writing has aborted here (build-id.c).
+PERF_BUILDID_DIR=$PWD/buildid; export PERF_BUILDID_DIR
 
 before=$(date +%s)
 pdrecord -q -F 200 -- ./busy 60 > mono.data || fail "pdrecord"
