@@ -15,13 +15,11 @@
 #include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
-#include "libcommon/stream/idmap.h"
-#include "libcommon/stream/ids.h"
+#include "libcommon/stream/join.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
-#include "libcommon/stream/tracefmt.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/stream/zenc.h"
 #include "pdcat/filter.h"
@@ -71,29 +69,8 @@ usage(FILE *f, int status)
 	exit(status);
 }
 
-/*
- * Sample ids must stay unique across joined inputs. Every id an input
- * uses is claimed by that input the first time it shows up; an id that
- * an earlier input already claimed is given a fresh number for the rest
- * of this input. The maps are keyed by ids the inputs choose, hence
- * pd_idmap's seeded hash.
- */
-/*
- * Owner of the ids pdcat makes up: an input that uses one of them itself
- * has it renumbered too.
- */
-#define OWNER_PDCAT	UINT64_MAX
-
 struct joiner {
-	struct pd_idmap	 owners;	/* id -> input that claimed it */
-	struct pd_idmap	 map;		/* this input's id -> new id */
-	struct pd_idmap	 evids;		/* this input's event -> its id */
-	uint64_t	 input;
-	uint64_t	 next_id;
-	int		 nomem;
-	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
-	unsigned char	*blob;		/* this input's tracing data */
-	size_t		 blob_cap;
+	struct pd_join	*join;		/* ids, names, tracing formats */
 	struct pd_writer *w;		/* the output, through z with -z */
 	struct pd_zenc	*z;
 	int		 ninputs;
@@ -102,187 +79,14 @@ struct joiner {
 	int		 verbose;
 };
 
-static uint64_t
-map_id(void *ctx, uint64_t id)
+/* A record of the join's own (EVENT_UPDATE names). */
+static int
+put_rec(void *ctx, const struct pd_rec *rec)
 {
 	struct joiner *j = ctx;
-	uint64_t v;
 
-	if (id == 0)
-		return 0;		/* synthesized records: first event */
-	if (pd_idmap_get(&j->map, id, &v))
-		return v;
-	if (!pd_idmap_get(&j->owners, id, &v)) {
-		v = id;
-	} else if (v == j->input) {
-		return id;
-	} else {
-		do
-			v = j->next_id++;
-		while (pd_idmap_get(&j->owners, v, NULL));
-	}
-	if (id >= j->next_id)
-		j->next_id = id + 1;
-	if (v >= j->next_id)
-		j->next_id = v + 1;
-	if (pd_idmap_put(&j->owners, v, v == id ? j->input : OWNER_PDCAT) < 0 ||
-	    pd_idmap_put(&j->map, id, v) < 0)
-		j->nomem = 1;
-	return v;
-}
-
-/*
- * The id that stands for an event in records that carry none, once every
- * event has PERF_SAMPLE_IDENTIFIER: its first id, or a fresh one for an
- * event that has none (one event recorded without ids).
- */
-static uint64_t
-event_id(void *ctx, const struct pd_evsel *ev)
-{
-	struct joiner *j = ctx;
-	uint64_t v;
-
-	if (pd_idmap_get(&j->evids, ev->idx, &v))
-		return v;
-	if (ev->nids > 0) {
-		v = map_id(j, ev->ids[0]);
-	} else {
-		do
-			v = j->next_id++;
-		while (pd_idmap_get(&j->owners, v, NULL));
-		if (pd_idmap_put(&j->owners, v, OWNER_PDCAT) < 0)
-			j->nomem = 1;
-	}
-	if (pd_idmap_put(&j->evids, ev->idx, v) < 0)
-		j->nomem = 1;
-	return v;
-}
-
-/*
- * EVENT_DESC names events by index, which in a join is the index among
- * every input's events: a later input's would rename the first input's
- * (perf and pdtools name an unnamed event from it, pdtools formerly any).
- * A later input's EVENT_DESC is therefore said as EVENT_UPDATE NAME
- * records, which name by id, and left out.
- */
-struct desc_ctx {
-	struct joiner		*j;
-	const struct pd_evlist	*el;
-	struct pd_writer	*w;
-	struct pd_zenc		*z;
-	uint64_t		 offset;
-};
-
-static int
-desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
-    const unsigned char *ids, uint32_t nids)
-{
-	static unsigned char b[PD_REC_MAX];
-	struct desc_ctx *c = ctx;
-	struct pd_rec rec;
-
-	(void)ids;
-	(void)nids;
-	if (idx >= pd_evlist_count(c->el) || len == 0)
-		return 0;
-	if (pd_record_event_update_name_build(b, sizeof(b), event_id(c->j,
-	    pd_evlist_at(c->el, idx)), name, len, 0) > sizeof(b))
-		return 0;
-	pd_rec_view(&rec, b);
-	rec.offset = c->offset;
-	return (c->z != NULL ? pd_zenc_rec(c->z, &rec) :
-	    pd_writer_rec(c->w, &rec)) < 0 ? -1 : 0;
-}
-
-/*
- * Tracepoint ids are given out per kernel build: the same id may be
- * sched_switch in one input and sched_wakeup in another, and a reader of
- * the join would decode (and pdswap swap) the second input's RAW data by
- * the first one's format, whatever the name. Renumbering tracepoints
- * would mean rewriting the tracing data, every tracepoint attr and every
- * RAW common_type; such a join is refused instead. So a joined input's
- * tracing data is read whole (into j->blob, *len bytes) before it is
- * written, its formats checked against the earlier inputs', and added
- * to them. Returns 0, -1 on a read error (the reader's), or 1 with `msg`
- * saying why the join is refused.
- */
-static int
-same_name(const struct pd_tf_event *a, const struct pd_tf_event *b)
-{
-	return strcmp(a->name, b->name) == 0 &&
-	    strcmp(a->system, b->system) == 0;
-}
-
-static int
-join_tracing(struct joiner *j, struct pd_reader *rd, const struct pd_rec *rec,
-    size_t *len, char *msg, size_t msglen)
-{
-	const struct pd_tf_event *e, *o;
-	const unsigned char *p;
-	struct pd_tracefmt *tf;
-	const char *why;
-	ssize_t n;
-	size_t i;
-
-	*len = 0;
-	if (rec->payload > PD_TRACEFMT_MAX) {
-		snprintf(msg, msglen, "tracing data of %" PRIu64 " bytes is "
-		    "too large to check against the other inputs'",
-		    rec->payload);
-		return 1;
-	}
-	while ((n = pd_reader_payload(rd, &p)) > 0) {
-		if (*len + n > j->blob_cap) {
-			size_t cap = j->blob_cap ? j->blob_cap : 65536;
-			unsigned char *b;
-
-			while (cap < *len + n)
-				cap *= 2;
-			if ((b = realloc(j->blob, cap)) == NULL)
-				goto nomem;
-			j->blob = b;
-			j->blob_cap = cap;
-		}
-		memcpy(j->blob + *len, p, n);
-		*len += n;
-	}
-	if (n < 0)
-		return -1;
-	if (j->tf == NULL) {
-		if ((j->tf = pd_tracefmt_new()) == NULL)
-			goto nomem;
-		if (pd_tracefmt_add(j->tf, j->blob, *len, &why) == 0)
-			(void)pd_tracefmt_finish(j->tf, &why);
-		return 0;
-	}
-	if ((tf = pd_tracefmt_new()) == NULL)
-		goto nomem;
-	if (pd_tracefmt_add(tf, j->blob, *len, &why) == 0)
-		(void)pd_tracefmt_finish(tf, &why);
-	for (i = 0; i < pd_tracefmt_nevents(tf); i++) {
-		e = pd_tracefmt_event_at(tf, i);
-		if ((o = pd_tracefmt_event(j->tf, e->id)) == NULL ||
-		    pd_tf_event_same(e, o))
-			continue;
-		snprintf(msg, msglen, "tracepoint id %" PRIu32 " is %s:%s "
-		    "here but %s:%s%s in an earlier input (another kernel): "
-		    "cannot join them", e->id, e->system, e->name, o->system,
-		    o->name, same_name(e, o) ?
-		    " of another format" : "");
-		pd_tracefmt_free(tf);
-		return 1;
-	}
-	pd_tracefmt_free(tf);
-	if (pd_tracefmt_add(j->tf, j->blob, *len, &why) < 0) {
-		snprintf(msg, msglen, "tracing data: %s", why);
-		return 1;
-	}
-	(void)pd_tracefmt_finish(j->tf, &why);
-	return 0;
-
-nomem:
-	j->nomem = 1;
-	return 0;
+	return (j->z != NULL ? pd_zenc_rec(j->z, rec) :
+	    pd_writer_rec(j->w, rec)) < 0 ? -1 : 0;
 }
 
 /* A compression level: 1 to PD_ZENC_LEVEL_MAX. */
@@ -318,92 +122,41 @@ enum {
 	JOIN_WRITE		/* the output failed (errno) */
 };
 
-/* Bad input at `offset` of rd: what came before goes out, then why. */
-static int
-join_bad(const struct joiner *j, struct pd_reader *rd, uint64_t offset,
-    const char *why)
-{
-	struct pd_err e = *pd_reader_err(rd);
-
-	if (flush_out(j->w, j->z) < 0)
-		return JOIN_WRITE;
-	pd_err_set(&e, offset, "%s", why);
-	e.input = pd_reader_name(rd);
-	pd_print_err(&e);
-	return JOIN_BAD;
-}
-
-static int
-join_nomem(void)
-{
-	pd_warnx("out of memory");
-	return JOIN_BAD;
-}
-
 /*
- * Renumbers colliding ids, then gives every event PERF_SAMPLE_IDENTIFIER:
- * perf finds every record's event by the first attr's layout, which only
- * IDENTIFIER makes the same for all. rec then points at the new bytes.
- */
-static int
-renumber(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
-{
-	static unsigned char scratch[PD_REC_MAX + 1];
-	static unsigned char grown[PD_REC_MAX + 1];
-	const struct pd_evlist *el = pd_reader_evlist(rd);
-	const char *why;
-	int grew;
-
-	memcpy(scratch, rec->data, rec->size);
-	if (pd_ids_map(el, rec, scratch, map_id, j, &why) < 0 ||
-	    (grew = pd_ids_add_identifier(el, rec, scratch, grown, event_id,
-	    j, &why)) < 0)
-		return join_bad(j, rd, rec->offset, why);
-	if (j->nomem)
-		return join_nomem();
-	rec->data = scratch;
-	if (grew > 0) {
-		rec->data = grown;
-		rec->size = grew;
-	}
-	return JOIN_OK;
-}
-
-/*
- * One record of input i, through the joins a record needs, written.
+ * One record of input i, through the join when there are several.
  * Inlined in both callers: the loop of join_input() runs it per record.
  */
 static inline __attribute__((always_inline)) int
-join_rec(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
+join_rec(struct joiner *j, int i, struct pd_reader *rd, struct pd_rec *rec)
 {
-	char msg[512];
-	size_t len;
+	const unsigned char *blob = NULL;
+	struct pd_err err;
+	size_t len = 0;
 	int r;
 
 	if (j->decompress && pd_feat_id(rec) == PD_FEAT_COMPRESSED)
 		return JOIN_OK;
-	if (j->ninputs > 1 && j->input > 0 &&
-	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC) {
-		struct desc_ctx dc = { j, pd_reader_evlist(rd), j->w, j->z,
-		    rec->offset };
-
-		if (pd_feat_event_desc(rec, desc_update, &dc) < 0)
+	if (j->ninputs > 1) {
+		r = pd_join_rec(j->join, i, rd, rec, &blob, &len, &err);
+		if (r == 1)
+			return JOIN_OK;
+		if (r == -3)
 			return JOIN_WRITE;
-		return j->nomem ? join_nomem() : JOIN_OK;
+		if (r == -2) {
+			pd_warnx("out of memory");
+			return JOIN_BAD;
+		}
+		if (r == -1) {
+			if (flush_out(j->w, j->z) < 0)
+				return JOIN_WRITE;
+			pd_print_err(&err);
+			return JOIN_BAD;
+		}
 	}
-	if (j->ninputs > 1 && (r = renumber(j, rd, rec)) != JOIN_OK)
-		return r;
-	if (j->ninputs > 1 && rec->type == PD_RECORD_HEADER_TRACING_DATA) {
-		if ((r = join_tracing(j, rd, rec, &len, msg, sizeof(msg))) < 0)
-			return JOIN_READ;
-		if (j->nomem)
-			return join_nomem();
-		if (r > 0)
-			return join_bad(j, rd, rec->offset, msg);
-		if ((j->z != NULL ? pd_zenc_rec(j->z, rec) :
-		    pd_writer_rec(j->w, rec)) < 0 ||
-		    (j->z != NULL ? pd_zenc_plain(j->z, j->blob, len) :
-		    pd_writer_put(j->w, j->blob, len)) < 0)
+	if (blob != NULL) {
+		if (put_rec(j, rec) < 0 || (j->z != NULL ?
+		    pd_zenc_plain(j->z, blob, len) :
+		    pd_writer_put(j->w, blob, len)) < 0)
 			return JOIN_WRITE;
 		return JOIN_OK;
 	}
@@ -423,23 +176,31 @@ join_rec(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
  * waits.
  */
 static __attribute__((noinline)) int
-filter_join(struct joiner *j, struct pd_reader *rd, struct pd_rec *rec)
+filter_join(struct joiner *j, int i, struct pd_reader *rd, struct pd_rec *rec)
 {
 	struct pd_rec w;
+	struct pd_err e;
 	const char *why;
 	int r = FILTER_HELD, how = JOIN_OK;
 
 	if (j->filter == NULL)
-		return rec != NULL ? join_rec(j, rd, rec) : JOIN_OK;
+		return rec != NULL ? join_rec(j, i, rd, rec) : JOIN_OK;
 	if (rec == NULL)
 		filter_finish(j->filter);
 	else if ((r = filter_put(j->filter, pd_reader_evlist(rd), rec,
-	    &why)) < 0)
-		return join_bad(j, rd, rec->offset, why);
+	    &why)) < 0) {
+		if (flush_out(j->w, j->z) < 0)
+			return JOIN_WRITE;
+		e = *pd_reader_err(rd);
+		pd_err_set(&e, rec->offset, "%s", why);
+		e.input = pd_reader_name(rd);
+		pd_print_err(&e);
+		return JOIN_BAD;
+	}
 	while (how == JOIN_OK && filter_take(j->filter, &w))
-		how = join_rec(j, rd, &w);
+		how = join_rec(j, i, rd, &w);
 	if (how == JOIN_OK && r == FILTER_PASS)
-		how = join_rec(j, rd, rec);
+		how = join_rec(j, i, rd, rec);
 	return how;
 }
 
@@ -474,19 +235,18 @@ join_input(struct joiner *j, const char *path, int i)
 	pd_interrupt_watch(rd);
 	if (j->filter != NULL && filter_start(j->filter) < 0) {
 		pd_reader_close(rd);
-		return join_nomem();
+		pd_warnx("out of memory");
+		return PD_EXIT_DATA;
 	}
-	j->input = i;
-	pd_idmap_free(&j->map);
-	pd_idmap_free(&j->evids);
 	/* Without filters the loop stays as tight as it was. */
 	while ((r = pd_reader_next(rd, &rec)) > 0 &&
-	    (how = j->filter == NULL ? join_rec(j, rd, &rec) :
-	    filter_join(j, rd, &rec)) == JOIN_OK)
+	    (how = j->filter == NULL ? join_rec(j, i, rd, &rec) :
+	    filter_join(j, i, rd, &rec)) == JOIN_OK)
 		;
 	/* What waited goes out, before an error too. */
 	if (how == JOIN_OK)
-		how = filter_join(j, rd, NULL);
+		how = filter_join(j, i, rd, NULL);
+	pd_join_end(j->join, i);
 	if (how == JOIN_WRITE) {
 		pd_reader_close(rd);
 		return -1;
@@ -594,7 +354,6 @@ main(int argc, char **argv)
 
 	pd_setprogname(argv[0]);
 	memset(&j, 0, sizeof(j));
-	j.next_id = 1;
 	i = parse_args(argc, argv, &j, &outpath, &level, &ztype);
 	inputs = i < argc ? argv + i : stdin_only;
 	j.ninputs = i < argc ? argc - i : 1;
@@ -615,6 +374,7 @@ main(int argc, char **argv)
 	if (pd_output_open(&out, outpath) < 0)
 		return PD_EXIT_USAGE;
 	if ((j.w = pd_writer_new(out.fd)) == NULL ||
+	    (j.join = pd_join_new(j.ninputs, put_rec, &j)) == NULL ||
 	    (level > 0 && (j.z = pd_zenc_new(j.w, level, ztype)) == NULL)) {
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
@@ -627,12 +387,8 @@ main(int argc, char **argv)
 			goto write_failed;
 	if (pd_zenc_free(j.z) < 0 || pd_writer_free(j.w) < 0)
 		goto write_failed;
-	pd_idmap_free(&j.map);
-	pd_idmap_free(&j.evids);
-	pd_idmap_free(&j.owners);
-	pd_tracefmt_free(j.tf);
+	pd_join_free(j.join);
 	filter_free(j.filter);
-	free(j.blob);
 	/* Stopped by the user: what was read is written, and kept. */
 	if (status == PD_EXIT_OK && pd_interrupted())
 		status = PD_EXIT_INTR;

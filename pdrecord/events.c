@@ -166,10 +166,13 @@ build_attrs(int per_cpu_target, int has_command)
 		a->watermark = 1;
 		a->wakeup_watermark = (uint32_t)(opt.mmap_pages *
 		    (size_t)sysconf(_SC_PAGESIZE) / 8);
-		if (opt.use_clockid) {
-			a->use_clockid = 1;
-			a->clockid = opt.clockid;
-		}
+		/*
+		 * Always a clock of clock_gettime's (monotonic unless -k),
+		 * never perf's own: only then can CLOCK_DATA put the times
+		 * on the wall clock, which merging hosts' recordings needs.
+		 */
+		a->use_clockid = 1;
+		a->clockid = opt.use_clockid ? opt.clockid : CLOCK_MONOTONIC;
 		if (i == 0) {
 			/* The first event tracks tasks and mappings. */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = 1;

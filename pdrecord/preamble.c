@@ -66,14 +66,17 @@ preamble(int argc, char **argv, pid_t child)
 			ntp++;
 		}
 	}
-	if (pd_synth_features(&b, argc, argv, sev, nevs) < 0)
+	if (pd_synth_features(&b, argc, argv, sev, nevs) < 0 ||
+	    pd_synth_clockid(&b, evs[0].attr.clockid) < 0)
 		pd_die_nomem();
 	if (zenc != NULL) {
-		/* The COMPRESSED feature, after ours, as perf orders them. */
+		/* The COMPRESSED feature, in perf's increasing order. */
 		put_buf(&b);
 		if (pd_zenc_feature(zenc) < 0 || pd_writer_flush(zw) < 0)
 			zfail();
 	}
+	if (pd_synth_clock_data(&b, evs[0].attr.clockid) < 0)
+		pd_die_nomem();
 	if (ntp > 0 && pd_synth_tracing_data(&b, TRACEFS, tps, ntp) < 0) {
 		pd_warnx("tracing data from %s: %s", TRACEFS,
 		    strerror(errno));

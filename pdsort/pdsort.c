@@ -22,11 +22,13 @@
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/writer.h"
+#include "pdsort/extern.h"
 
 #define DEFAULT_CAP	(512ULL << 20)
 
 static const char usage_line[] =
-    "usage: pdsort [-m size] [--strict] [-o file] [file]\n";
+    "usage: pdsort [-m size] [--strict] [--clock-offset host=ns] [-o file] "
+    "[file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -34,7 +36,8 @@ usage(FILE *f, int status)
 	fputs(usage_line, f);
 	if (f == stdout)
 		fputs("Write a perf.data stream in time order, as perf's "
-		    "ordered-events queue\ndelivers it.\n\n"
+		    "ordered-events queue\ndelivers it; several streams "
+		    "merged into one, in time order.\n\n"
 		    "  -m, --memory SIZE  cap the queue at SIZE bytes (suffix "
 		    "K, M or G;\n"
 		    "                     default 512M); over it, write the "
@@ -43,6 +46,11 @@ usage(FILE *f, int status)
 		    "output\n"
 		    "      --strict       exit 1 if any record came too late "
 		    "to be in order\n"
+		    "      --clock-offset HOST=NS\n"
+		    "                     merging: add NS to the times of "
+		    "HOST's inputs\n"
+		    "                     (for those recorded without "
+		    "CLOCK_DATA)\n"
 		    "  -h, --help         this help\n"
 		    "      --version      print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -51,8 +59,8 @@ usage(FILE *f, int status)
 }
 
 /* A record come due: written as it is. */
-static int
-put(void *w, void *rec, uint64_t ts)
+int
+sort_put(void *w, void *rec, uint64_t ts)
 {
 	return pd_writer_put(w, rec, pd_header_size(rec));
 }
@@ -61,8 +69,8 @@ put(void *w, void *rec, uint64_t ts)
  * After each flush that wrote something, a FINISHED_ROUND, so that the
  * output is a round-ordered stream; the first early (half) flush is said.
  */
-static int
-flushed(void *w, enum pd_ordered_how how)
+int
+sort_flushed(void *w, enum pd_ordered_how how)
 {
 	static int warned;
 	unsigned char h[PD_REC_HDR_SIZE];
@@ -109,10 +117,69 @@ parse_size(const char *s)
 	return (uint64_t)v << shift;
 }
 
+/* "host=-123": a host's clock offset in ns. */
+static int
+parse_offset(const char *s, struct clock_offset *o)
+{
+	const char *eq = strrchr(s, '=');
+	char *end;
+
+	if (eq == NULL || eq == s)
+		return -1;
+	errno = 0;
+	o->ns = strtoll(eq + 1, &end, 10);
+	if (errno != 0 || end == eq + 1 || *end != '\0')
+		return -1;
+	if ((o->host = strndup(s, eq - s)) == NULL)
+		pd_die_nomem();
+	return 0;
+}
+
+/* pdsort a b ...: the merge (merge.c), its output opened and closed. */
+static int
+merge_main(char **inputs, int n, const char *outpath, uint64_t cap,
+    struct clock_offset *off, unsigned noff, int strict)
+{
+	struct pd_output out;
+	struct pd_writer *w;
+	struct pd_ordered *q;
+	int status;
+	unsigned i;
+
+	pd_interrupt_init();
+	if (pd_output_open(&out, outpath) < 0)
+		return PD_EXIT_USAGE;
+	if ((w = pd_writer_new(out.fd)) == NULL ||
+	    (q = pd_ordered_new(cap, PD_ORDERED_COPY, sort_put, w)) == NULL) {
+		pd_warnx("out of memory");
+		pd_output_abort(&out);
+		return PD_EXIT_DATA;
+	}
+	pd_ordered_set_flushed(q, sort_flushed);
+	if (pd_writer_header(w) < 0)
+		pd_die_write(out.name);
+	status = merge(inputs, n, w, q, off, noff, strict, out.name);
+	pd_ordered_free(q);
+	for (i = 0; i < noff; i++)
+		free((char *)off[i].host);
+	free(off);
+	if (pd_writer_free(w) < 0) {
+		pd_output_abort(&out);
+		pd_die_write(out.name);
+	}
+	if (status == PD_EXIT_OK && pd_interrupted())
+		status = PD_EXIT_INTR;
+	if (pd_output_close(&out, status == PD_EXIT_OK ||
+	    status == PD_EXIT_INTR) < 0)
+		return PD_EXIT_DATA;
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "clock-offset", required_argument,	NULL, 'C' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "memory",	required_argument,	NULL, 'm' },
 		{ "output",	required_argument,	NULL, 'o' },
@@ -130,11 +197,24 @@ main(int argc, char **argv)
 	const char *outpath = NULL, *input = "-", *what;
 	uint64_t cap = DEFAULT_CAP, late;
 	unsigned dropped;
+	struct clock_offset *off = NULL;
+	unsigned noff = 0;
 	int c, r, strict = 0, status = PD_EXIT_OK;
 
 	pd_setprogname(argv[0]);
 	while ((c = getopt_long(argc, argv, "hm:o:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'C':
+			if ((off = realloc(off, (noff + 1) * sizeof(*off))) ==
+			    NULL)
+				pd_die_nomem();
+			if (parse_offset(optarg, &off[noff]) < 0) {
+				pd_warnx("bad --clock-offset: %s (HOST=NS)",
+				    optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			noff++;
+			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
@@ -160,9 +240,10 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage(stderr, PD_EXIT_USAGE);
+		return merge_main(argv, argc, outpath, cap, off, noff, strict);
 	if (argc == 1)
 		input = argv[0];
+	free(off);
 
 	/*
 	 * Compressed records are read decompressed: their contents must be
@@ -179,12 +260,12 @@ main(int argc, char **argv)
 		return PD_EXIT_USAGE;
 	}
 	if ((w = pd_writer_new(out.fd)) == NULL ||
-	    (q = pd_ordered_new(cap, PD_ORDERED_COPY, put, w)) == NULL) {
+	    (q = pd_ordered_new(cap, PD_ORDERED_COPY, sort_put, w)) == NULL) {
 		pd_warnx("out of memory");
 		pd_output_abort(&out);
 		return PD_EXIT_DATA;
 	}
-	pd_ordered_set_flushed(q, flushed);
+	pd_ordered_set_flushed(q, sort_flushed);
 	el = pd_reader_evlist(rd);
 	if (pd_writer_header(w) < 0)
 		goto write_failed;

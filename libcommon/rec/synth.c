@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -333,6 +334,52 @@ pd_synth_features(struct pd_synth *b, int argc, char **argv,
 out:
 	pd_synth_free(&body);
 	return r;
+}
+
+int
+pd_synth_clockid(struct pd_synth *b, int clockid)
+{
+	struct timespec res;
+	uint64_t ns = 0;
+
+	if (clock_getres(clockid, &res) == 0)
+		ns = (uint64_t)res.tv_sec * 1000000000 + res.tv_nsec;
+	return pd_synth_feature(b, PD_FEAT_CLOCKID, &ns, sizeof(ns));
+}
+
+static uint64_t
+clock_ns(int clockid)
+{
+	struct timespec t;
+
+	if (clock_gettime(clockid, &t) < 0)
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int
+pd_synth_clock_data(struct pd_synth *b, int clockid)
+{
+	struct pd_feat_clock_data c = { .version = 1, .clockid = clockid };
+	unsigned char *p;
+	uint64_t before, after;
+	size_t size;
+
+	/*
+	 * The wall clock between two reads of the events' clock, their
+	 * middle taken: better than perf's gettimeofday, which has only
+	 * microseconds. Merging hosts' recordings rests on this pair.
+	 */
+	before = clock_ns(clockid);
+	c.tod_ns = clock_ns(CLOCK_REALTIME);
+	after = clock_ns(clockid);
+	c.clockid_ns = before + (after - before) / 2;
+	size = pd_feat_clock_data_build(NULL, 0, &c, 0);
+	if (put_rec(b, size, &p) < 0)
+		return -1;
+	if (p != NULL)
+		pd_feat_clock_data_build(p, size, &c, 0);
+	return 0;
 }
 
 /* Appends a whole file's contents; -1 with errno set. */

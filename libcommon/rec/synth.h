@@ -52,6 +52,16 @@ struct pd_synth_event {
 int	pd_synth_features(struct pd_synth *, int argc, char **argv,
 	    const struct pd_synth_event *evs, size_t nevs);
 
+/*
+ * The clock features perf record -k writes, for the events' clock
+ * `clockid`: CLOCKID (23: its resolution in ns) and CLOCK_DATA (29:
+ * the wall clock and that clock read together now, which puts every
+ * event time on the wall-clock axis). Two calls, so that a caller can
+ * keep perf's increasing feature order around COMPRESSED (27). 0/-1.
+ */
+int	pd_synth_clockid(struct pd_synth *, int clockid);
+int	pd_synth_clock_data(struct pd_synth *, int clockid);
+
 /* One FEATURE record with an arbitrary body. 0 or -1. */
 int	pd_synth_feature(struct pd_synth *, unsigned feat, const void *body,
 	    size_t len);

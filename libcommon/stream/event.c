@@ -40,6 +40,8 @@ enum {
 	FEAT_ID = 8, FEAT_DATA = PD_RECORD_FEATURE_HEAD,
 	COMP_VERSION = 16, COMP_TYPE = 20, COMP_LEVEL = 24, COMP_RATIO = 28,
 	COMP_MMAP_LEN = 32, COMP_END = 36,
+	CLK_VERSION = 16, CLK_CLOCKID = 20, CLK_TOD = 24, CLK_CLOCK = 32,
+	CLK_END = 40,
 	Z1_DATA = 8, Z2_DATA_SIZE = 8, Z2_DATA = 16
 };
 
@@ -556,6 +558,37 @@ pd_feat_compressed_build(void *vp, size_t cap,
 	put32(p, COMP_RATIO, c->ratio, swap);
 	put32(p, COMP_MMAP_LEN, c->mmap_len, swap);
 	return COMP_END;
+}
+
+int
+pd_feat_clock_data_parse(const struct pd_rec *rec,
+    struct pd_feat_clock_data *c)
+{
+	if (rec->type != PD_RECORD_HEADER_FEATURE || rec->size < CLK_END ||
+	    get64(rec, FEAT_ID) != PD_FEAT_CLOCK_DATA)
+		return -1;
+	c->version = get32(rec, CLK_VERSION);
+	c->clockid = get32(rec, CLK_CLOCKID);
+	c->tod_ns = get64(rec, CLK_TOD);
+	c->clockid_ns = get64(rec, CLK_CLOCK);
+	return 0;
+}
+
+size_t
+pd_feat_clock_data_build(void *vp, size_t cap,
+    const struct pd_feat_clock_data *c, int swap)
+{
+	unsigned char *p = vp;
+
+	if (CLK_END > cap)
+		return CLK_END;
+	pd_header_put(p, PD_RECORD_HEADER_FEATURE, 0, CLK_END, swap);
+	put64(p, FEAT_ID, PD_FEAT_CLOCK_DATA, swap);
+	put32(p, CLK_VERSION, c->version, swap);
+	put32(p, CLK_CLOCKID, c->clockid, swap);
+	put64(p, CLK_TOD, c->tod_ns, swap);
+	put64(p, CLK_CLOCK, c->clockid_ns, swap);
+	return CLK_END;
 }
 
 int

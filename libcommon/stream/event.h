@@ -311,6 +311,24 @@ size_t	pd_feat_compressed_build(void *p, size_t cap,
 	    const struct pd_feat_compressed *, int swap);
 
 /*
+ * The CLOCK_DATA feature (perf's feature 29, written by perf record -k
+ * and always by pdrecord): u32 version (1), u32 clockid, u64 tod_ns
+ * (wall clock, ns since the epoch) and u64 clockid_ns (the events'
+ * clock), read together at the start of the recording. An event time t
+ * is wall-clock time tod_ns + (t - clockid_ns). 40 bytes, as perf's.
+ * Parse fails for any other record.
+ */
+struct pd_feat_clock_data {
+	uint32_t	 version, clockid;
+	uint64_t	 tod_ns, clockid_ns;
+};
+
+int	pd_feat_clock_data_parse(const struct pd_rec *,
+	    struct pd_feat_clock_data *);
+size_t	pd_feat_clock_data_build(void *p, size_t cap,
+	    const struct pd_feat_clock_data *, int swap);
+
+/*
  * COMPRESSED (zstd data to the record's end) and COMPRESSED2 (u64
  * data_size, the data, zero padding to 8). The parse fails when
  * data_size runs past the record; data_size then says what the record

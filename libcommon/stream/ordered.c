@@ -44,6 +44,13 @@ struct slab {
 	int32_t		 next;		/* free list link */
 };
 
+/* An input of a merge: perf's round state, for it alone. */
+struct input {
+	uint64_t	 max_ts;	/* newest time queued */
+	uint64_t	 next;		/* max_ts at the previous round */
+	uint64_t	 limit;		/* what may come out of it */
+};
+
 struct pd_ordered {
 	pd_ordered_deliver_fn	 deliver;
 	pd_ordered_flushed_fn	 flushed;
@@ -69,6 +76,9 @@ struct pd_ordered {
 	uint64_t		 last_ts;	/* perf's last: see flush() */
 	uint64_t		 late;
 	uint64_t		 halves;
+
+	struct input		*in;		/* a merge's inputs */
+	unsigned		 nin;
 };
 
 struct pd_ordered *
@@ -101,6 +111,7 @@ pd_ordered_free(struct pd_ordered *o)
 	free(o->q2);
 	free(o->batch);
 	free(o->tmp);
+	free(o->in);
 	free(o);
 }
 
@@ -594,4 +605,68 @@ pd_ordered_final(struct pd_ordered *o)
 	 */
 	o->next_flush = o->max_ts;
 	return 0;
+}
+
+int
+pd_ordered_inputs(struct pd_ordered *o, unsigned n)
+{
+	free(o->in);
+	if ((o->in = calloc(n ? n : 1, sizeof(*o->in))) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	o->nin = n;
+	return 0;
+}
+
+int
+pd_ordered_queue_in(struct pd_ordered *o, unsigned in, const void *rec,
+    uint64_t ts)
+{
+	struct input *p = &o->in[in];
+	int r;
+
+	if ((r = pd_ordered_queue(o, rec, ts)) == 0 && ts > p->max_ts)
+		p->max_ts = ts;
+	return r;
+}
+
+uint64_t
+pd_ordered_limit_in(const struct pd_ordered *o, unsigned in)
+{
+	return o->in[in].limit;
+}
+
+/* Everything every open input has passed. */
+static int
+merge_flush(struct pd_ordered *o)
+{
+	uint64_t limit = UINT64_MAX;
+	unsigned i;
+
+	for (i = 0; i < o->nin; i++)
+		if (o->in[i].limit < limit)
+			limit = o->in[i].limit;
+	if (o->nq + o->nbatch == 0)
+		return 0;
+	return flush(o, limit, limit == UINT64_MAX ? PD_ORDERED_FINAL :
+	    PD_ORDERED_ROUND);
+}
+
+int
+pd_ordered_round_in(struct pd_ordered *o, unsigned in)
+{
+	struct input *p = &o->in[in];
+
+	/* perf's round, for this input: the previous round's newest. */
+	p->limit = p->next;
+	p->next = p->max_ts;
+	return merge_flush(o);
+}
+
+int
+pd_ordered_end_in(struct pd_ordered *o, unsigned in)
+{
+	o->in[in].limit = UINT64_MAX;
+	return merge_flush(o);
 }

@@ -88,6 +88,30 @@ int	pd_ordered_round(struct pd_ordered *);
  */
 int	pd_ordered_final(struct pd_ordered *);
 
+/*
+ * Merging n inputs into the one queue (pdsort a b c): each input keeps
+ * the round limit perf would keep for it alone (the newest time it had
+ * queued at its previous round), and a record comes out once every
+ * input still open has passed it, at the lowest of their limits. An
+ * input that ends has passed every time. pd_ordered_inputs sets n up
+ * (0 or -1: no memory); then records are queued with the input they
+ * come from (same answers as pd_ordered_queue), its FINISHED_ROUNDs
+ * given as pd_ordered_round_in, and its end as pd_ordered_end_in (the
+ * queue empties when the last one ends). 0 or -1 (a callback's error,
+ * no memory).
+ */
+int	pd_ordered_inputs(struct pd_ordered *, unsigned n);
+int	pd_ordered_queue_in(struct pd_ordered *, unsigned in, const void *rec,
+	    uint64_t ts);
+int	pd_ordered_round_in(struct pd_ordered *, unsigned in);
+int	pd_ordered_end_in(struct pd_ordered *, unsigned in);
+
+/*
+ * Input in's round limit (UINT64_MAX once it ended): a merge reads the
+ * input whose limit is lowest, as nothing comes out before it moves.
+ */
+uint64_t	pd_ordered_limit_in(const struct pd_ordered *, unsigned in);
+
 /* Records waiting. */
 size_t		pd_ordered_count(const struct pd_ordered *);
 

@@ -88,6 +88,7 @@ enum pd_user_type {
 /* attr.flags bits, numbered as a little-endian writer lays them out. */
 #define PD_ATTR_FREQ			(1ULL << 10)
 #define PD_ATTR_SAMPLE_ID_ALL		(1ULL << 18)
+#define PD_ATTR_USE_CLOCKID		(1ULL << 25)
 #define PD_ATTR_WRITE_BACKWARD		(1ULL << 27)
 
 /* struct perf_event_attr versions (attr.size values). */

@@ -285,25 +285,33 @@ pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	return 1;
 }
 
-uint64_t
-pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
+long
+pd_sample_rec_time_at(const struct pd_evsel *ev, const struct pd_rec *rec)
 {
 	size_t off;
 	long at;
 
 	if (ev == NULL || !(ev->attr.sample_type & PERF_SAMPLE_TIME))
-		return 0;
+		return -1;
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		off = PD_REC_HDR_SIZE + ev->head.time;
 	} else {
 		if (ev->id_hdr_size == 0 ||
 		    (at = pd_sample_id_start(ev, rec->size)) < 0)
-			return 0;
+			return -1;
 		off = at + ev->trailer.time;
 	}
 	if (off + 8 > rec->size)
-		return 0;
-	return pd_get_u64(rec->data + off);
+		return -1;
+	return (long)off;
+}
+
+uint64_t
+pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
+{
+	long off = pd_sample_rec_time_at(ev, rec);
+
+	return off < 0 ? 0 : pd_get_u64(rec->data + off);
 }
 
 void

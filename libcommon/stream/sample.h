@@ -149,4 +149,11 @@ pd_sample_id_start(const struct pd_evsel *ev, size_t size)
  */
 uint64_t	pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec);
 
+/*
+ * Where that time sits: its byte offset in the record, or -1 when it
+ * has none (a merge moves times to another clock there).
+ */
+long	pd_sample_rec_time_at(const struct pd_evsel *ev,
+	    const struct pd_rec *rec);
+
 #endif /* PD_SAMPLE_H */

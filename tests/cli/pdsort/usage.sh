@@ -2,7 +2,7 @@
 # Options: help, version, usage errors, -m sizes.
 . "$PD_TOP/tests/cli/lib.sh"
 pdsort -h > help.txt || fail "-h: exit $?"
-grep -q '^usage: pdsort \[-m size\] \[--strict\] \[-o file\] \[file\]$' help.txt ||
+grep -q '^usage: pdsort \[-m size\] \[--strict\] \[--clock-offset host=ns\] \[-o file\] \[file \.\.\.\]$' help.txt ||
 	fail "-h: $(head -n 1 help.txt)"
 grep -q -- '--strict' help.txt || fail "-h lacks --strict"
 pdsort --version | grep -q '^pdsort ' || fail "--version"
@@ -14,7 +14,12 @@ for m in 0 x 12Q -5 ''; do
 	[ $? = 2 ] || fail "-m '$m': not a usage error"
 	grep -q "bad size for -m" err.txt || fail "-m '$m': $(cat err.txt)"
 done
-expect_fail 2 "usage: pdsort" pdsort a b
+expect_fail 1 "pdsort: a:" pdsort a b
+for o in x x= =5 h=5x h=; do
+	pdsort --clock-offset "$o" a b > out.bin 2> err.txt
+	[ $? = 2 ] || fail "--clock-offset '$o': not a usage error"
+	grep -q "bad --clock-offset" err.txt || fail "--clock-offset '$o': $(cat err.txt)"
+done
 expect_fail 1 "pdsort: nonexistent.data:" pdsort nonexistent.data
 # An empty input is not a stream.
 : > empty.data

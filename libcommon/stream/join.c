@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The join of streams (join.h). Every id an input uses is claimed by
+ * that input the first time it shows up; an id that an earlier input
+ * already claimed is given a fresh number for the rest of this input.
+ * The maps are keyed by ids the inputs choose, hence pd_idmap's seeded
+ * hash.
+ */
+#include "libcommon/stream/join.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libcommon/stream/event.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/idmap.h"
+#include "libcommon/stream/ids.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/tracefmt.h"
+
+/*
+ * Owner of the ids the join makes up: an input that uses one of them
+ * itself has it renumbered too.
+ */
+#define OWNER_JOIN	UINT64_MAX
+
+struct join_in {
+	struct pd_idmap	 map;		/* this input's id -> new id */
+	struct pd_idmap	 evids;		/* this input's event -> its id */
+	const char	*suffix;	/* event names get it, or NULL */
+};
+
+struct pd_join {
+	struct pd_idmap	 owners;	/* id -> input that claimed it */
+	struct join_in	*in;
+	unsigned	 nin;
+	uint64_t	 input;		/* the input being read */
+	uint64_t	 next_id;
+	int		 nomem;
+	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
+	unsigned char	*blob;		/* this input's tracing data */
+	size_t		 blob_cap;
+	pd_join_put_fn	 put;
+	void		*ctx;
+	unsigned char	 scratch[PD_REC_MAX + 1];
+	unsigned char	 grown[PD_REC_MAX + 1];
+	unsigned char	 upd[PD_REC_MAX];
+};
+
+struct pd_join *
+pd_join_new(unsigned ninputs, pd_join_put_fn put, void *ctx)
+{
+	struct pd_join *j;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return NULL;
+	if ((j->in = calloc(ninputs ? ninputs : 1, sizeof(*j->in))) == NULL) {
+		free(j);
+		return NULL;
+	}
+	j->nin = ninputs;
+	j->next_id = 1;
+	j->put = put;
+	j->ctx = ctx;
+	return j;
+}
+
+void
+pd_join_end(struct pd_join *j, unsigned in)
+{
+	pd_idmap_free(&j->in[in].map);
+	pd_idmap_free(&j->in[in].evids);
+}
+
+void
+pd_join_free(struct pd_join *j)
+{
+	unsigned i;
+
+	if (j == NULL)
+		return;
+	for (i = 0; i < j->nin; i++)
+		pd_join_end(j, i);
+	free(j->in);
+	pd_idmap_free(&j->owners);
+	pd_tracefmt_free(j->tf);
+	free(j->blob);
+	free(j);
+}
+
+void
+pd_join_set_suffix(struct pd_join *j, unsigned in, const char *suffix)
+{
+	j->in[in].suffix = suffix;
+}
+
+static uint64_t
+map_id(void *ctx, uint64_t id)
+{
+	struct pd_join *j = ctx;
+	struct join_in *in = &j->in[j->input];
+	uint64_t v;
+
+	if (id == 0)
+		return 0;		/* synthesized records: first event */
+	if (pd_idmap_get(&in->map, id, &v))
+		return v;
+	if (!pd_idmap_get(&j->owners, id, &v)) {
+		v = id;
+	} else if (v == j->input) {
+		return id;
+	} else {
+		do
+			v = j->next_id++;
+		while (pd_idmap_get(&j->owners, v, NULL));
+	}
+	if (id >= j->next_id)
+		j->next_id = id + 1;
+	if (v >= j->next_id)
+		j->next_id = v + 1;
+	if (pd_idmap_put(&j->owners, v, v == id ? j->input : OWNER_JOIN) < 0 ||
+	    pd_idmap_put(&in->map, id, v) < 0)
+		j->nomem = 1;
+	return v;
+}
+
+/*
+ * The id that stands for an event in records that carry none, once every
+ * event has PERF_SAMPLE_IDENTIFIER: its first id, or a fresh one for an
+ * event that has none (one event recorded without ids).
+ */
+static uint64_t
+event_id(void *ctx, const struct pd_evsel *ev)
+{
+	struct pd_join *j = ctx;
+	struct join_in *in = &j->in[j->input];
+	uint64_t v;
+
+	if (pd_idmap_get(&in->evids, ev->idx, &v))
+		return v;
+	if (ev->nids > 0) {
+		v = map_id(j, ev->ids[0]);
+	} else {
+		do
+			v = j->next_id++;
+		while (pd_idmap_get(&j->owners, v, NULL));
+		if (pd_idmap_put(&j->owners, v, OWNER_JOIN) < 0)
+			j->nomem = 1;
+	}
+	if (pd_idmap_put(&in->evids, ev->idx, v) < 0)
+		j->nomem = 1;
+	return v;
+}
+
+/*
+ * An EVENT_UPDATE NAME for the event of (new) id `id`: name, len bytes,
+ * and the input's suffix. 0, or -1 when put failed.
+ */
+static int
+put_name(struct pd_join *j, uint64_t id, const char *name, size_t len,
+    uint64_t offset)
+{
+	const char *suffix = j->in[j->input].suffix;
+	char buf[1024];
+	struct pd_rec rec;
+
+	if (suffix != NULL) {
+		len = (size_t)snprintf(buf, sizeof(buf), "%.*s%s", (int)len,
+		    name, suffix);
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		name = buf;
+	}
+	if (pd_record_event_update_name_build(j->upd, sizeof(j->upd), id,
+	    name, len, 0) > sizeof(j->upd))
+		return 0;
+	pd_rec_view(&rec, j->upd);
+	rec.offset = offset;
+	return j->put(j->ctx, &rec);
+}
+
+/*
+ * EVENT_DESC names events by index, which in a join is the index among
+ * every input's events: a later input's would rename the first input's
+ * (perf and pdtools name an unnamed event from it, pdtools formerly any).
+ * A later input's EVENT_DESC is therefore said as EVENT_UPDATE NAME
+ * records, which name by id, and left out.
+ */
+struct desc_ctx {
+	struct pd_join		*j;
+	const struct pd_evlist	*el;
+	uint64_t		 offset;
+};
+
+static int
+desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
+    const unsigned char *ids, uint32_t nids)
+{
+	struct desc_ctx *c = ctx;
+
+	(void)ids;
+	(void)nids;
+	if (idx >= pd_evlist_count(c->el) || len == 0)
+		return 0;
+	return put_name(c->j, event_id(c->j, pd_evlist_at(c->el, idx)), name,
+	    len, c->offset);
+}
+
+/*
+ * Tracepoint ids are given out per kernel build: the same id may be
+ * sched_switch in one input and sched_wakeup in another, and a reader of
+ * the join would decode (and pdswap swap) the second input's RAW data by
+ * the first one's format, whatever the name. Renumbering tracepoints
+ * would mean rewriting the tracing data, every tracepoint attr and every
+ * RAW common_type; such a join is refused instead. So a joined input's
+ * tracing data is read whole (into j->blob, *len bytes) before it is
+ * written, its formats checked against the earlier inputs', and added
+ * to them. Returns 0, -1 on a read error (the reader's), or 1 with `msg`
+ * saying why the join is refused.
+ */
+static int
+same_name(const struct pd_tf_event *a, const struct pd_tf_event *b)
+{
+	return strcmp(a->name, b->name) == 0 &&
+	    strcmp(a->system, b->system) == 0;
+}
+
+static int
+join_tracing(struct pd_join *j, struct pd_reader *rd, const struct pd_rec *rec,
+    size_t *len, char *msg, size_t msglen)
+{
+	const struct pd_tf_event *e, *o;
+	const unsigned char *p;
+	struct pd_tracefmt *tf;
+	const char *why;
+	ssize_t n;
+	size_t i;
+
+	*len = 0;
+	if (rec->payload > PD_TRACEFMT_MAX) {
+		snprintf(msg, msglen, "tracing data of %" PRIu64 " bytes is "
+		    "too large to check against the other inputs'",
+		    rec->payload);
+		return 1;
+	}
+	while ((n = pd_reader_payload(rd, &p)) > 0) {
+		if (*len + n > j->blob_cap) {
+			size_t cap = j->blob_cap ? j->blob_cap : 65536;
+			unsigned char *b;
+
+			while (cap < *len + n)
+				cap *= 2;
+			if ((b = realloc(j->blob, cap)) == NULL)
+				goto nomem;
+			j->blob = b;
+			j->blob_cap = cap;
+		}
+		memcpy(j->blob + *len, p, n);
+		*len += n;
+	}
+	if (n < 0)
+		return -1;
+	if (j->tf == NULL) {
+		if ((j->tf = pd_tracefmt_new()) == NULL)
+			goto nomem;
+		if (pd_tracefmt_add(j->tf, j->blob, *len, &why) == 0)
+			(void)pd_tracefmt_finish(j->tf, &why);
+		return 0;
+	}
+	if ((tf = pd_tracefmt_new()) == NULL)
+		goto nomem;
+	if (pd_tracefmt_add(tf, j->blob, *len, &why) == 0)
+		(void)pd_tracefmt_finish(tf, &why);
+	for (i = 0; i < pd_tracefmt_nevents(tf); i++) {
+		e = pd_tracefmt_event_at(tf, i);
+		if ((o = pd_tracefmt_event(j->tf, e->id)) == NULL ||
+		    pd_tf_event_same(e, o))
+			continue;
+		snprintf(msg, msglen, "tracepoint id %" PRIu32 " is %s:%s "
+		    "here but %s:%s%s in an earlier input (another kernel): "
+		    "cannot join them", e->id, e->system, e->name, o->system,
+		    o->name, same_name(e, o) ?
+		    " of another format" : "");
+		pd_tracefmt_free(tf);
+		return 1;
+	}
+	pd_tracefmt_free(tf);
+	if (pd_tracefmt_add(j->tf, j->blob, *len, &why) < 0) {
+		snprintf(msg, msglen, "tracing data: %s", why);
+		return 1;
+	}
+	(void)pd_tracefmt_finish(j->tf, &why);
+	return 0;
+
+nomem:
+	j->nomem = 1;
+	return 0;
+}
+
+/* Bad input at `offset` of rd: err says why. */
+static int
+join_bad(struct pd_reader *rd, uint64_t offset, const char *why,
+    struct pd_err *err)
+{
+	*err = *pd_reader_err(rd);
+	pd_err_set(err, offset, "%s", why);
+	err->input = pd_reader_name(rd);
+	return -1;
+}
+
+/*
+ * Renumbers colliding ids, then gives every event PERF_SAMPLE_IDENTIFIER;
+ * rec then points at the new bytes.
+ */
+static int
+renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
+    struct pd_err *err)
+{
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const char *why;
+	int grew;
+
+	memcpy(j->scratch, rec->data, rec->size);
+	if (pd_ids_map(el, rec, j->scratch, map_id, j, &why) < 0 ||
+	    (grew = pd_ids_add_identifier(el, rec, j->scratch, j->grown,
+	    event_id, j, &why)) < 0)
+		return join_bad(rd, rec->offset, why, err);
+	if (j->nomem)
+		return -2;
+	rec->data = j->scratch;
+	if (grew > 0) {
+		rec->data = j->grown;
+		rec->size = grew;
+	}
+	return 0;
+}
+
+/* An input with a suffix: its names, each with the suffix, by id. */
+static int
+suffixed_name(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec)
+{
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	struct pd_record_event_update eu;
+	uint64_t v;
+
+	if (pd_feat_id(rec) == PD_FEAT_EVENT_DESC) {
+		struct desc_ctx dc = { j, el, rec->offset };
+
+		if (pd_feat_event_desc(rec, desc_update, &dc) < 0)
+			return -3;
+		return j->nomem ? -2 : 1;
+	}
+	if (pd_record_event_update_parse(rec, &eu) < 0 ||
+	    eu.type != PD_EVENT_UPDATE_NAME)
+		return 0;
+	if (!pd_idmap_get(&j->in[j->input].map, eu.id, &v))
+		v = map_id(j, eu.id);
+	if (put_name(j, v, eu.str, eu.str_len, rec->offset) < 0)
+		return -3;
+	return j->nomem ? -2 : 1;
+}
+
+int
+pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
+    struct pd_rec *rec, const unsigned char **blob, size_t *bloblen,
+    struct pd_err *err)
+{
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	char msg[512];
+	int r;
+
+	*blob = NULL;
+	*bloblen = 0;
+	j->input = in;
+	if (j->in[in].suffix != NULL &&
+	    (rec->type == PD_RECORD_EVENT_UPDATE ||
+	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC) &&
+	    (r = suffixed_name(j, rd, rec)) != 0)
+		return r;
+	if (in > 0 && pd_feat_id(rec) == PD_FEAT_EVENT_DESC) {
+		struct desc_ctx dc = { j, el, rec->offset };
+
+		if (pd_feat_event_desc(rec, desc_update, &dc) < 0)
+			return -3;
+		return j->nomem ? -2 : 1;
+	}
+	if ((r = renumber(j, rd, rec, err)) < 0)
+		return r;
+	if (rec->type == PD_RECORD_HEADER_TRACING_DATA) {
+		if ((r = join_tracing(j, rd, rec, bloblen, msg,
+		    sizeof(msg))) < 0) {
+			*err = *pd_reader_err(rd);
+			return -1;
+		}
+		if (j->nomem)
+			return -2;
+		if (r > 0)
+			return join_bad(rd, rec->offset, msg, err);
+		*blob = j->blob;
+	}
+	return 0;
+}
+
+int
+pd_join_names(struct pd_join *j, unsigned in, struct pd_reader *rd)
+{
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const struct pd_evsel *ev;
+	const char *name;
+	size_t i;
+
+	j->input = in;
+	for (i = 0; i < pd_evlist_count(el); i++) {
+		ev = pd_evlist_at(el, i);
+		name = pd_evsel_name(ev);
+		if (put_name(j, event_id(j, ev), name, strlen(name), 0) < 0)
+			return -3;
+	}
+	return j->nomem ? -2 : 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Joining streams into one, as pdcat (one input after another) and
+ * pdsort (merged by time) do: sample ids stay unique across inputs (an
+ * id an earlier input claimed is renumbered for the later one), every
+ * event gets PERF_SAMPLE_IDENTIFIER (perf finds every record's event by
+ * the first attr's layout, which only IDENTIFIER makes the same for
+ * all), a later input's EVENT_DESC becomes EVENT_UPDATE NAME records
+ * (EVENT_DESC names by index, which in a join is another input's), and
+ * tracing data whose tracepoint ids mean other tracepoints than an
+ * earlier input's is refused. Each input keeps its own layouts: records
+ * are read by their reader's evlist.
+ */
+#ifndef PD_JOIN_H
+#define PD_JOIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_err;
+struct pd_reader;
+struct pd_rec;
+
+struct pd_join;
+
+/*
+ * How the join writes records of its own (the EVENT_UPDATE NAMEs):
+ * 0, or -1 when the output failed.
+ */
+typedef int	(*pd_join_put_fn)(void *ctx, const struct pd_rec *rec);
+
+/* A join of ninputs inputs (0 .. ninputs-1); NULL when out of memory. */
+struct pd_join	*pd_join_new(unsigned ninputs, pd_join_put_fn put, void *ctx);
+void		 pd_join_free(struct pd_join *);
+
+/*
+ * An event-name suffix for input `in` ("@hostA": its events are named
+ * event@hostA): from now on its EVENT_DESC and its NAME updates are
+ * written as EVENT_UPDATE NAME records with the suffix. The string must
+ * outlive the join. NULL: names as read.
+ */
+void	pd_join_set_suffix(struct pd_join *, unsigned in, const char *suffix);
+
+/*
+ * Puts an EVENT_UPDATE NAME, with the suffix, for every event input
+ * `in` has so far (the names its reader knows): once its attrs and
+ * features are read, so that it overrides what they named. 0, -2 (no
+ * memory) or -3 (put failed).
+ */
+int	pd_join_names(struct pd_join *, unsigned in, struct pd_reader *rd);
+
+/* Input `in` has ended: its id maps go (the claims stay). */
+void	pd_join_end(struct pd_join *, unsigned in);
+
+/*
+ * Record `rec` of input `in`, read by rd, through the join; *rec then
+ * describes the bytes to write (the join's own copy, valid until the
+ * next call). Returns:
+ *   0	write *rec: with its payload from rd when rec->payload, or, when
+ *	*blob is set, the *bloblen bytes at *blob after it (tracing data
+ *	the join had to read whole);
+ *   1	nothing to write (said by put, or left out);
+ *  -1	bad or unreadable input: err says where and why;
+ *  -2	out of memory;
+ *  -3	put failed.
+ */
+int	pd_join_rec(struct pd_join *, unsigned in, struct pd_reader *rd,
+	    struct pd_rec *rec, const unsigned char **blob, size_t *bloblen,
+	    struct pd_err *err);
+
+#endif /* PD_JOIN_H */
