@@ -29,7 +29,7 @@ PD_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-DPD_VERSION='"$(VERSION)"' -I.
 PD_LDFLAGS := -Wl,--as-needed
 
-PKGS := libzstd libelf libdw libtraceevent
+PKGS := libzstd libelf libdw libtraceevent libdebuginfod
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # libiberty (no .pc file): perf's C++ demangler, for the same names.
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -liberty
@@ -183,7 +183,8 @@ fuzz-run: fuzz
 # so libc6-dev and clang's libFuzzer runtime are named.
 DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
 	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind \
-	chromium lld libiberty-dev xz-utils jq procps libtraceevent-dev
+	chromium lld libiberty-dev xz-utils jq procps libtraceevent-dev \
+	libdebuginfod-dev debuginfod
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 

@@ -26,9 +26,9 @@
 #include "pddump/pddump.h"
 
 static const char usage_line[] =
-    "usage: pddump [-sx] [--json] [--folded[=period]] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--raw] [-t types] [--unwind] "
-    "[file ...]\n";
+    "usage: pddump [-svx] [--json] [--folded[=period]] [--kallsyms file]\n"
+    "              [--no-debuginfod] [--raw] [--symfs dir] [-t types]\n"
+    "              [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -53,12 +53,16 @@ usage(FILE *f, int status)
 		    "                    prints for them\n"
 		    "  -s, --symbols     name the sample's ip and callchain "
 		    "entries: sym+0xoff (dso)\n"
+		    "      --symfs DIR   the recording host's files under DIR "
+		    "(with -s)\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
 		    "      --unwind      -s, with the user frames of "
 		    "--call-graph dwarf samples\n"
 		    "                    unwound from their registers and "
 		    "stack copy\n"
+		    "  -v, --verbose     with -s, say each path tried for a "
+		    "file\n"
 		    "  -x, --hex         a hex dump of each record's bytes\n"
 		    "  -h, --help        this help\n"
 		    "      --version     print the version\n"
@@ -250,14 +254,16 @@ options(int argc, char **argv, struct dumper *d)
 		{ "no-debuginfod", no_argument,		NULL, 'D' },
 		{ "raw",	no_argument,		NULL, 'R' },
 		{ "symbols",	no_argument,		NULL, 's' },
+		{ "symfs",	required_argument,	NULL, 'S' },
 		{ "types",	required_argument,	NULL, 't' },
 		{ "unwind",	no_argument,		NULL, 'U' },
+		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, folded = 0, raw = 0;
 
-	while ((c = getopt_long(argc, argv, "hjst:x", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hjst:vx", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			/* Nothing in this process asks debuginfod then. */
@@ -291,12 +297,18 @@ options(int argc, char **argv, struct dumper *d)
 		case 's':
 			d->syms = 1;
 			break;
+		case 'S':
+			d->sopts.symfs = optarg;
+			break;
 		case 't':
 			if (parse_types(d, optarg) < 0)
 				exit(PD_EXIT_USAGE);
 			break;
 		case 'U':
 			d->syms = d->unwind = 1;
+			break;
+		case 'v':
+			d->sopts.verbose = 1;
 			break;
 		case 'V':
 			pd_print_version();

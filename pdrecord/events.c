@@ -177,6 +177,13 @@ build_attrs(int per_cpu_target, int has_command)
 			/* The first event tracks tasks and mappings. */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = 1;
 			a->task = 1;
+			/*
+			 * Build ids in MMAP2 (perf record --buildid-mmap):
+			 * a reader can vouch for a file while it reads the
+			 * samples, and a recording cut short keeps them.
+			 * Kernels before 5.12 refuse it: open_one() drops it.
+			 */
+			a->build_id = 1;
 			a->context_switch = opt.switches;
 		}
 	}
@@ -268,6 +275,11 @@ open_one(size_t i, pid_t pid, int cpu, int group_fd, int first)
 			    mods != NULL ? mods : "");
 			snprintf(e->spec.name, sizeof(e->spec.name), "%s",
 			    name);
+			continue;
+		}
+		if ((errno == EINVAL || errno == E2BIG) && e->attr.build_id) {
+			/* No build ids in MMAP2 here: inodes, as before. */
+			e->attr.build_id = 0;
 			continue;
 		}
 		if ((errno == EACCES || errno == EPERM) &&

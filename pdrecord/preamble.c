@@ -33,6 +33,7 @@ preamble(int argc, char **argv, pid_t child)
 {
 	struct pd_synth_event *sev;
 	struct pd_synth_tp *tps;
+	struct pd_buildid_cache bidc = { 0 };
 	struct pd_synth b = { 0 };
 	struct pd_sample_id_layout trailer;
 	unsigned char hdr[PD_PIPE_HDR_SIZE];
@@ -83,6 +84,8 @@ preamble(int argc, char **argv, pid_t child)
 		goto out;
 	}
 	put_buf(&b);
+	/* The maps' build ids up front, as the kernel gives its own. */
+	b.bids = &bidc;
 	if (!evs[0].attr.exclude_kernel &&
 	    pd_synth_kernel_mmaps(&b, idsz) < 0)
 		pd_die_nomem();
@@ -148,6 +151,7 @@ preamble(int argc, char **argv, pid_t child)
 	r = 0;
 out:
 	pd_synth_free(&b);
+	pd_buildid_cache_free(&bidc);
 	free(sev);
 	free(tps);
 	return r;

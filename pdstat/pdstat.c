@@ -22,6 +22,7 @@
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/writer.h"
 #include "libcommon/sym/symbols.h"
+#include "pdstat/buildids.h"
 #include "pdstat/flame.h"
 #include "pdstat/names.h"
 #include "pdstat/print.h"
@@ -32,8 +33,9 @@
 
 
 static const char usage_line[] =
-    "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--top n [--by sym|dso]] [file ...]\n";
+    "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
+    "              [--no-debuginfod] [--symfs dir] [--top n [--by sym|dso]]\n"
+    "              [--build-ids] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -61,6 +63,10 @@ usage(FILE *f, int status)
 		    "FILE\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --symfs DIR  the recording host's files under DIR\n"
+		    "  -v, --verbose    say each path tried for a file\n"
+		    "      --build-ids  instead, each build id and its path, "
+		    "as perf buildid-list\n"
 		    "  -h, --help       this help\n"
 		    "      --version    print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -69,7 +75,7 @@ usage(FILE *f, int status)
 }
 
 struct opts {
-	int		 json, pass, by_dso;
+	int		 json, pass, by_dso, build_ids;
 	size_t		 topn;		/* --top N; 0: none */
 	const char	*flamepath;
 	struct pd_syms_opts so;
@@ -80,6 +86,7 @@ static int
 parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
+		{ "build-ids",	no_argument,	NULL, 'I' },
 		{ "by",		required_argument, NULL, 'B' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
 		{ "help",	no_argument,	NULL, 'h' },
@@ -87,7 +94,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "no-debuginfod", no_argument,	NULL, 'D' },
 		{ "pass",	no_argument,	NULL, 'p' },
+		{ "symfs",	required_argument, NULL, 'S' },
 		{ "top",	required_argument, NULL, 'T' },
+		{ "verbose",	no_argument,	NULL, 'v' },
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -95,7 +104,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "hp", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hpv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 			if (strcmp(optarg, "dso") != 0 &&
@@ -122,8 +131,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'K':
 			o->so.kallsyms = optarg;
 			break;
+		case 'I':
+			o->build_ids = 1;
+			break;
 		case 'p':
 			o->pass = 1;
+			break;
+		case 'S':
+			o->so.symfs = optarg;
+			break;
+		case 'v':
+			o->so.verbose = 1;
 			break;
 		case 'T':
 			errno = 0;
@@ -141,6 +159,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		default:
 			usage(stderr, PD_EXIT_USAGE);
 		}
+	}
+	if (o->build_ids && (o->pass || o->json || o->topn > 0 ||
+	    o->flamepath != NULL)) {
+		pd_warnx("--build-ids goes alone");
+		usage(stderr, PD_EXIT_USAGE);
 	}
 	/* --top by dso reads no file for symbols (names.c may still). */
 	o->so.dso_only = o->by_dso;
@@ -392,6 +415,14 @@ main(int argc, char **argv)
 		run.sf = stderr;
 	}
 	pd_interrupt_init();
+	if (o.build_ids) {
+		for (i = 0; inputs[i] != NULL; i++)
+			if (buildids_run(inputs[i], stdout) < 0)
+				run.status = PD_EXIT_DATA;
+		if (ferror(stdout) || fclose(stdout) == EOF)
+			pd_die_write("standard output");
+		return run.status;
+	}
 	for (i = 0; inputs[i] != NULL && !pd_interrupted(); i++)
 		input_run(&run, inputs[i], i == 0);
 	if (run.w != NULL && (pd_writer_free(run.w) < 0 ||

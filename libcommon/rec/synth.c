@@ -18,6 +18,7 @@
 #include <cpuid.h>
 #endif
 
+#include "libcommon/rec/buildid.h"
 #include "libcommon/stream/event.h"
 #include "libcommon/stream/perf.h"
 
@@ -52,8 +53,11 @@ pd_synth_put(struct pd_synth *b, const void *p, size_t n)
 void
 pd_synth_free(struct pd_synth *b)
 {
+	struct pd_buildid_cache *bids = b->bids;
+
 	free(b->p);
 	memset(b, 0, sizeof(*b));
+	b->bids = bids;		/* the caller's */
 }
 
 static int
@@ -599,7 +603,10 @@ process_maps(struct pd_synth *b, pid_t pid, int data, size_t idsz)
 	char path[64], line[PATH_MAX + 256], perm[8], *file;
 	unsigned long long start, end, pgoff, ino;
 	struct pd_record_mmap2 m;
+	unsigned char id[20];
 	unsigned maj, min;
+	uint16_t misc;
+	size_t idlen;
 	int n, r = 0;
 	FILE *f;
 
@@ -635,9 +642,15 @@ process_maps(struct pd_synth *b, pid_t pid, int data, size_t idsz)
 		m.flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		m.filename = file;
 		m.filename_len = strlen(file);
-		r = mmap2(b, PERF_RECORD_MISC_USER |
-		    (perm[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA), &m,
-		    idsz);
+		misc = PERF_RECORD_MISC_USER |
+		    (perm[2] == 'x' ? 0 : PERF_RECORD_MISC_MMAP_DATA);
+		if (b->bids != NULL && pd_buildid_of_map(b->bids, file, maj,
+		    min, ino, id, &idlen) == 0) {
+			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+			m.build_id = id;
+			m.build_id_size = (uint8_t)idlen;
+		}
+		r = mmap2(b, misc, &m, idsz);
 	}
 	fclose(f);
 	return r;

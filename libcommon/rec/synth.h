@@ -17,12 +17,18 @@
 #include <sys/types.h>
 
 struct perf_event_attr;
+struct pd_buildid_cache;
 
-/* A growable byte buffer. Start zeroed; pd_synth_free() releases it. */
+/*
+ * A growable byte buffer. Start zeroed; pd_synth_free() releases it.
+ * With `bids` set (the caller's, kept across buffers), the MMAP2 of a
+ * file carries its build id, as the kernel's do with attr.build_id.
+ */
 struct pd_synth {
 	unsigned char	*p;
 	size_t		 len;
 	size_t		 cap;
+	struct pd_buildid_cache *bids;
 };
 
 /* Appends n bytes (p NULL: n zero bytes). 0 or -1 (no memory). */
@@ -93,7 +99,8 @@ int	pd_synth_fork(struct pd_synth *, pid_t pid, pid_t ppid, pid_t tid,
 /*
  * COMM (and, with `fork`, FORK) for every thread of process pid, then
  * MMAP2 for its executable mappings (all mappings with `data`), all
- * from /proc. A process that vanished meanwhile is skipped: 0. -1 only
+ * from /proc; with b->bids, a file's MMAP2 gives its build id instead
+ * of its inode (PERF_RECORD_MISC_MMAP_BUILD_ID) where it can be read. A process that vanished meanwhile is skipped: 0. -1 only
  * for no memory.
  */
 int	pd_synth_process(struct pd_synth *, pid_t pid, int fork, int data,

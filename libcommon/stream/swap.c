@@ -732,6 +732,12 @@ walk(struct sw *s, const struct pd_field *f, size_t off, size_t end,
 				x32(s, off + 4);
 				x64(s, off + 8);
 				x64(s, off + 16);
+			} else {
+				/*
+				 * {u8 size, u8 reserved, u16 reserved, the
+				 * id's bytes}: only the u16 is a number.
+				 */
+				x16(s, off + 2);
 			}
 			off += 24;
 			break;

@@ -7,7 +7,8 @@
  * .dynsym) becomes a symtab (symtab.h), and the Dwfl is ended again, so
  * no file stays open.
  */
-#include <dlfcn.h>
+#include <elfutils/debuginfod.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -363,6 +364,10 @@ fail:
 
 static void	bid_hex(char *, const unsigned char *, size_t);
 
+/* The end of a note that a file is not shown: where else it was looked. */
+#define LOOKED(sy)	(sy)->looked[0] != '\0' ? " (looked also in: " : "", \
+			(sy)->looked, (sy)->looked[0] != '\0' ? ")" : ""
+
 /*
  * A HEADER_BUILD_ID: dsos of that path not loaded yet take it; one
  * already loaded without a build id (a pipe stream gives them last) is
@@ -624,8 +629,9 @@ bid_differs(struct pd_syms *sy, struct dso *d, const unsigned char *bits,
 	if (n > 0)
 		bid_hex(have, bits, n > 20 ? 20 : n);
 	pd_syms_note(sy, "%s: build id %s does not match the file%s%s;"
-	    " its symbols are not shown", d->path, want,
-	    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "");
+	    " its symbols are not shown%s%s%s", d->path, want,
+	    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "",
+	    LOOKED(sy));
 	d->wrong = 1;
 	return 1;
 }
@@ -684,15 +690,13 @@ file_add(struct pd_syms *sy, struct dso *d, const struct stat *st)
 /* ---- debuginfod ---- */
 
 /*
- * libdwfl (elfutils 0.188) asks debuginfod from inside
+ * libdwfl asks debuginfod for debug info from inside
  * dwfl_standard_find_debuginfo(), with a client it makes per Dwfl, and
  * has no switch for it but the environment: libdebuginfod reads
- * DEBUGINFOD_URLS at each query. Its progress callback, called about
- * once a second while a query waits, can end a query; libdebuginfod is
- * found, when libdwfl loaded it, with dlopen(RTLD_NOLOAD).
+ * DEBUGINFOD_URLS at each query. Executables we ask for ourselves,
+ * with one client. Both get dfd_progress, called about once a second
+ * while a query waits, which can end it.
  */
-typedef int	(*dfd_progressfn)(void *, long, long);
-
 static struct pd_syms *dfd_sy;	/* the symbolizer querying (one thread) */
 
 static uint64_t
@@ -709,7 +713,7 @@ now_ns(void)
  * download, is known once one has: -1 before) or the budget is spent.
  */
 static int
-dfd_progress(void *client, long a, long b)
+dfd_progress(debuginfod_client *client, long a, long b)
 {
 	struct pd_syms *sy = dfd_sy;
 	uint64_t t;
@@ -737,22 +741,50 @@ dfd_progress(void *client, long a, long b)
 static void
 dfd_hook(Dwfl *dwfl)
 {
-	static void (*set_progressfn)(void *, dfd_progressfn);
-	static int tried;
-	void *h, *c;
+	debuginfod_client *c;
 
-	/* The first client loads libdebuginfod. */
-	if ((c = dwfl_get_debuginfod_client(dwfl)) == NULL)
-		return;
-	if (!tried) {
-		tried = 1;
-		if ((h = dlopen("libdebuginfod.so.1", RTLD_LAZY |
-		    RTLD_NOLOAD)) != NULL)
-			*(void **)&set_progressfn = dlsym(h,
-			    "debuginfod_set_progressfn");
+	if ((c = dwfl_get_debuginfod_client(dwfl)) != NULL)
+		debuginfod_set_progressfn(c, dfd_progress);
+}
+
+/* Whether debuginfod may be asked now. */
+static int
+dfd_on(const struct pd_syms *sy)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return !sy->dfd_off && urls != NULL && urls[0] != '\0';
+}
+
+static void
+dfd_begin(struct pd_syms *sy)
+{
+	dfd_sy = sy;
+	sy->dfd_start = now_ns();
+	sy->dfd_bytes = 0;
+	sy->dfd_why = NULL;
+}
+
+/*
+ * After a query that returned fd: libdebuginfod's -errno, -ENOENT for
+ * "no server has it"; anything else (refused, timed out, ended here)
+ * is a server that failed, and debuginfod is not asked again.
+ */
+static void
+dfd_end(struct pd_syms *sy, int fd)
+{
+	dfd_sy = NULL;
+	sy->dfd_spent += now_ns() - sy->dfd_start;
+	if (sy->dfd_why == NULL && fd < -1 && fd != -ENOENT)
+		sy->dfd_why = strerror(-fd);
+	if (sy->dfd_why == NULL &&
+	    sy->dfd_spent >= (uint64_t)PD_SYMS_DFD_BUDGET * 1000000000)
+		sy->dfd_why = "the 10 s for all queries are spent";
+	if (sy->dfd_why != NULL) {
+		sy->dfd_off = 1;
+		pd_syms_note(sy, "debuginfod: %s; not asked again in this run "
+		    "(debuginfod-find fills its cache beforehand)", sy->dfd_why);
 	}
-	if (set_progressfn != NULL)
-		set_progressfn(c, dfd_progress);
 }
 
 /*
@@ -768,7 +800,6 @@ find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
 	struct pd_syms *sy = *ud;
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	char *save = NULL;
-	uint64_t t;
 	int fd;
 
 	if (sy == NULL || urls == NULL || urls[0] == '\0')
@@ -785,31 +816,149 @@ find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
 		free(save);
 		return fd;
 	}
-	dfd_sy = sy;
-	sy->dfd_start = now_ns();
-	sy->dfd_bytes = 0;
-	sy->dfd_why = NULL;
+	dfd_begin(sy);
 	fd = dwfl_standard_find_debuginfo(mod, ud, modname, base,
 	    file_name, debuglink, crc, debuginfo_file_name);
-	dfd_sy = NULL;
-	t = now_ns() - sy->dfd_start;
-	sy->dfd_spent += t;
-	/*
-	 * libdwfl passes libdebuginfod's -errno on: -ENOENT is "no server
-	 * has it"; anything else (refused, timed out, ended here) is a
-	 * server that failed, and is not asked again.
-	 */
-	if (sy->dfd_why == NULL && fd < -1 && fd != -ENOENT)
-		sy->dfd_why = strerror(-fd);
-	if (sy->dfd_why == NULL &&
-	    sy->dfd_spent >= (uint64_t)PD_SYMS_DFD_BUDGET * 1000000000)
-		sy->dfd_why = "the 10 s for all queries are spent";
-	if (sy->dfd_why != NULL) {
-		sy->dfd_off = 1;
-		pd_syms_note(sy, "debuginfod: %s; not asked again in this run "
-		    "(debuginfod-find fills its cache beforehand)", sy->dfd_why);
-	}
+	dfd_end(sy, fd);
 	return fd;
+}
+
+/* The executable of a build id from debuginfod: its cached path, or NULL. */
+static char *
+dfd_executable(struct pd_syms *sy, const unsigned char *bid, size_t len)
+{
+	char *path = NULL;
+	int fd;
+
+	if (sy->dfd == NULL) {
+		if ((sy->dfd = debuginfod_begin()) == NULL)
+			return NULL;
+		debuginfod_set_progressfn(sy->dfd, dfd_progress);
+	}
+	dfd_begin(sy);
+	fd = debuginfod_find_executable(sy->dfd, bid, (int)len, &path);
+	dfd_end(sy, fd);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+/* ---- where a dso's file is ---- */
+
+/*
+ * The GNU build id of the ELF file at path (at most 20 bytes in id):
+ * its length, 0 when it has none, -1 when it cannot be read (*why).
+ */
+static int
+file_bid(const char *path, unsigned char id[20], const char **why)
+{
+	const void *bits;
+	struct stat st;
+	ssize_t n = -1;
+	Elf *e;
+	int fd;
+
+	if ((fd = pd_syms_open(path, PD_SYMS_ELF_MAX, &st, why)) < 0) {
+		if (errno == ENOENT)
+			*why = "missing";
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
+	    elf_kind(e) != ELF_K_ELF)
+		*why = "not an ELF file";
+	else if ((n = dwelf_elf_gnu_build_id(e, &bits)) > 0)
+		memcpy(id, bits, n > 20 ? 20 : n);
+	else
+		n = 0;
+	elf_end(e);
+	close(fd);
+	return n > 20 ? 20 : (int)n;
+}
+
+/*
+ * Whether the file at path is the dso's: its build id is the one the
+ * stream gave (any ELF file when it gave none). With -v, said.
+ */
+static int
+file_is(struct pd_syms *sy, const struct dso *d, const char *path)
+{
+	unsigned char id[20];
+	const char *why = NULL;
+	int n, ok;
+
+	n = file_bid(path, id, &why);
+	ok = n >= 0 && (d->bidlen == 0 || ((size_t)n >= d->bidlen &&
+	    memcmp(id, d->bid, d->bidlen) == 0));
+	if (sy->verbose)
+		pd_syms_note(sy, "%s: %s: %s", d->path, path, ok ? "used" :
+		    n < 0 ? why : n == 0 ? "has no build id" :
+		    "another build id");
+	return ok;
+}
+
+static void
+looked_add(struct pd_syms *sy, const char *what, const char *dir)
+{
+	size_t n = strlen(sy->looked);
+
+	snprintf(sy->looked + n, sizeof(sy->looked) - n, "%s%s%s%s",
+	    n > 0 ? ", " : "", what, dir != NULL ? " " : "",
+	    dir != NULL ? dir : "");
+}
+
+/*
+ * The file to read for a dso: NULL for the one at its path on this
+ * machine, or one found by its build id (malloc'd): under --symfs, in
+ * perf's build-id cache, from debuginfod. This machine's file is tried
+ * before debuginfod: every file used has the stream's build id, so the
+ * order changes what it costs, not what is found. sy->looked says where
+ * else it was looked for. Once per dso, never per sample.
+ */
+static char *
+dso_locate(struct pd_syms *sy, struct dso *d)
+{
+	static const char *const ents[] = { "elf", "debug" };
+	char hex[41], *p;
+	size_t i;
+
+	sy->looked[0] = '\0';
+	if (sy->symfs != NULL) {
+		if (asprintf(&p, "%s%s", sy->symfs, d->path) < 0)
+			return NULL;
+		if (file_is(sy, d, p))
+			return p;
+		free(p);
+		looked_add(sy, "--symfs", sy->symfs);
+	}
+	if (d->bidlen == 0)
+		return NULL;
+	bid_hex(hex, d->bid, d->bidlen);
+	if (sy->bid_dir != NULL) {
+		for (i = 0; i < sizeof(ents) / sizeof(ents[0]); i++) {
+			if (asprintf(&p, "%s/.build-id/%.2s/%s/%s", sy->bid_dir,
+			    hex, hex + 2, ents[i]) < 0)
+				return NULL;
+			if (file_is(sy, d, p))
+				return p;
+			free(p);
+		}
+		looked_add(sy, "the build-id cache", sy->bid_dir);
+	}
+	if (!dfd_on(sy))
+		return NULL;
+	if (file_is(sy, d, d->path))
+		return NULL;
+	if ((p = dfd_executable(sy, d->bid, d->bidlen)) != NULL) {
+		if (file_is(sy, d, p))
+			return p;
+		free(p);
+	}
+	looked_add(sy, "debuginfod", NULL);
+	return NULL;
 }
 
 /*
@@ -848,8 +997,8 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	memset(&b, 0, sizeof(b));
 	b.mangled = 1;		/* demangled when named (symtab.h) */
 	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &stb, &why)) < 0) {
-		pd_syms_note(sy, "%s: %s; its symbols are not shown",
-		    d->path, why);
+		pd_syms_note(sy, "%s: %s; its symbols are not shown%s%s%s",
+		    d->path, why, LOOKED(sy));
 		return;
 	}
 	/*
@@ -910,7 +1059,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
 	    NULL) != NULL)
 		*ud = sy;
-	if (!sy->dfd_off && getenv("DEBUGINFOD_URLS") != NULL)
+	if (dfd_on(sy))
 		dfd_hook(dwfl);
 	n = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (n > 0) {
@@ -1060,10 +1209,16 @@ load_perfmap(struct pd_syms *sy, struct dso *d)
 void
 pd_dso_load(struct pd_syms *sy, struct dso *d)
 {
+	char *file;
+
 	d->loaded = 1;
-	if (d->kind == DSO_FILE)
-		load_elf(sy, d, d->path);
-	else if (d->kind == DSO_VDSO)
+	if (d->kind == DSO_FILE) {
+		file = dso_locate(sy, d);
+		load_elf(sy, d, file != NULL ? file : d->path);
+		free(file);
+		sy->looked[0] = '\0';
+	}
+	if (d->kind == DSO_VDSO)
 		load_vdso(sy, d);
 	else if (d->kind == DSO_PERFMAP)
 		load_perfmap(sy, d);

@@ -6,14 +6,48 @@
  */
 #include "libcommon/sym/symbols.h"
 
+#include <elfutils/debuginfod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "libcommon/stream/idmap.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/sym/symint.h"
 #include "libcommon/sym/symtab.h"
+
+/*
+ * perf's build-id cache, as perf buildid-cache and perf archive fill it:
+ * $PERF_BUILDID_DIR, else ~/.debug; kept only when it has a .build-id
+ * directory, so a note names it only where there was one to look in.
+ */
+static int
+bid_dir(struct pd_syms *sy)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	struct stat st;
+	char *p;
+
+	if (env != NULL && env[0] != '\0')
+		p = strdup(env);
+	else if (home != NULL && home[0] == '/') {
+		if (asprintf(&p, "%s/.debug", home) < 0)
+			p = NULL;
+	} else
+		return 0;
+	if (p == NULL)
+		return -1;
+	sy->bid_dir = p;
+	if (asprintf(&p, "%s/.build-id", sy->bid_dir) < 0)
+		return -1;
+	if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		free(sy->bid_dir);
+		sy->bid_dir = NULL;
+	}
+	free(p);
+	return 0;
+}
 
 struct pd_syms *
 pd_syms_new(const struct pd_syms_opts *o)
@@ -37,6 +71,12 @@ pd_syms_new(const struct pd_syms_opts *o)
 	if (o != NULL && o->kallsyms != NULL &&
 	    (sy->kallsyms_path = strdup(o->kallsyms)) == NULL)
 		goto fail;
+	if (o != NULL && o->symfs != NULL && o->symfs[0] != '\0' &&
+	    (sy->symfs = strdup(o->symfs)) == NULL)
+		goto fail;
+	sy->verbose = o != NULL && o->verbose;
+	if (bid_dir(sy) < 0)
+		goto fail;
 	return sy;
 fail:
 	pd_syms_free(sy);
@@ -57,6 +97,10 @@ pd_syms_free(struct pd_syms *sy)
 		free(sy->notes[i]);
 	free(sy->kallsyms_path);
 	free(sy->debug_path);
+	free(sy->symfs);
+	free(sy->bid_dir);
+	if (sy->dfd != NULL)
+		debuginfod_end(sy->dfd);
 	free(sy);
 }
 

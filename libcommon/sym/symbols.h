@@ -30,7 +30,19 @@ struct pd_syms_opts {
 	const char	*debug_dir;	/* NULL: /usr/lib/debug */
 	int		 dso_only;	/* name dsos only: read no file */
 	int		 no_debuginfod;	/* never ask DEBUGINFOD_URLS' servers */
+	const char	*symfs;		/* --symfs DIR: the recording host's
+					   root under DIR, or NULL */
+	int		 verbose;	/* a note for each path tried */
 };
+
+/*
+ * Where the file of a map with a build id is looked for, in this
+ * order: opts.symfs/path; perf's build-id cache ($PERF_BUILDID_DIR,
+ * else ~/.debug: .build-id/xx/rest/elf, then its debug); the file at
+ * its path on this machine; debuginfod (DEBUGINFOD_URLS, as the debug
+ * info below). A file whose build id differs is never used. Each file
+ * is looked for once, on its first address.
+ */
 
 /*
  * With DEBUGINFOD_URLS set, libdwfl asks its servers for the debug info

@@ -105,6 +105,13 @@ struct strset {
 
 struct pd_syms {
 	char		*kallsyms_path;	/* the --kallsyms file, or NULL */
+	char		*symfs;		/* --symfs DIR, or NULL */
+	char		*bid_dir;	/* perf's build-id cache, or NULL */
+	int		 verbose;	/* note each path tried */
+	struct debuginfod_client *dfd;	/* for executables; made once */
+	char		 looked[256];	/* where a dso's file was looked for
+					   besides its path, for the note
+					   that it is not shown */
 	char		*debug_path;	/* dwfl's debuginfo_path */
 	int		 dso_only;	/* pd_syms_opts.dso_only */
 	int		 dfd_off;	/* 1: no debuginfod (option, or given

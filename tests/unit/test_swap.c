@@ -121,6 +121,30 @@ main(void)
 	T(be(rec + 80, 4) == 1 && be(rec + 88, 8) == 3);
 	T(be(rec + 96, 8) == 42 && be(rec + 104, 4) == 4);
 
+	/*
+	 * MMAP2 with a build id (PERF_RECORD_MISC_MMAP_BUILD_ID): perf's
+	 * {u8 size, u8 reserved, u16 reserved, u8 id[20]}: bytes stay,
+	 * the u16 turns; the rest as above.
+	 */
+	memset(rec, 0, sizeof(rec));
+	put(0, PERF_RECORD_MMAP2, 4), put(4, 0x4002, 2), put(6, 80 + 32, 2);
+	put(8, 1, 4), put(12, 2, 4), put(16, 0x400000, 8);
+	rec[40] = 20, rec[41] = 0x5a, put(42, 0x1234, 2);
+	for (o = 0; o < 20; o++)
+		rec[44 + o] = (unsigned char)(0xa0 + o);
+	put(64, 5, 4), put(68, 2, 4), memcpy(rec + 72, "/bin/ls", 8);
+	put(80, 1, 4), put(84, 2, 4), put(88, 3, 8), put(96, 42, 8);
+	put(104, 4, 4);
+	memcpy(copy, rec, 112);
+	T(pd_swap_rec_out(&el, rec, &why) == 0);
+	T(be(rec + 4, 2) == 0x4002 && be(rec + 8, 4) == 1);
+	T(rec[40] == 20 && rec[41] == 0x5a && be(rec + 42, 2) == 0x1234);
+	T(memcmp(rec + 44, copy + 44, 20) == 0);
+	T(be(rec + 64, 4) == 5 && be(rec + 104, 4) == 4);
+	pd_swap_header(rec);
+	T(pd_swap_rec(&el, rec, &why) == 0);
+	T(memcmp(rec, copy, 112) == 0);
+
 	/* HEADER_ATTR: fields by width, flags re-laid, ids */
 	memset(rec, 0, sizeof(rec));
 	put(0, PD_RECORD_HEADER_ATTR, 4), put(6, 8 + 128 + 8, 2);

@@ -81,6 +81,16 @@ check_stream pid "$n.data"
 comms=$(awk '{ print $1 }' "$n.script" | sort -u | tr '\n' ' ')
 [ "$comms" = "busy " ] || fail "-p: samples of '$comms', wanted only busy"
 
+# Build ids in MMAP2 (perf record --buildid-mmap): the kernel's for the
+# command's maps (2.data, -g), pdrecord's own for the maps of a running
+# process (-p); each the one the BUILD_ID records at the end give.
+want=$(pddump -t HEADER_BUILD_ID 2.data | sed -n 's/.* build_id=\([0-9a-f]*\) .*filename=.*\/busy$/\1/p')
+[ -n "$want" ] || fail "no BUILD_ID of busy: $(pddump -t HEADER_BUILD_ID 2.data)"
+for f in 2.data "$n.data"; do
+	got=$(pddump -t MMAP2 "$f" | sed -n 's/.*misc=0x4002 .* build_id=\([0-9a-f]*\) .*filename=.*\/busy |.*/\1/p' | sort -u)
+	[ "$got" = "$want" ] || fail "$f: MMAP2 build id of busy '$got', BUILD_ID $want"
+done
+
 # -t: one thread.
 n=$((n + 1))
 pdrecord -q -t "$bpid" -- sleep 1 > "$n.data" 2> "$n.rec" ||

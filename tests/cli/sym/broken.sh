@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Files that cannot give names: a binary deleted after recording, a
 # stripped one, one rebuilt with a change (build ids from a file-mode
-# perf.data, from MMAP2 records; given only at the end of a pipe stream,
-# as pdrecord does, they can only be checked late, which is said).
+# perf.data, from MMAP2 records, perf's or pdrecord's; a pipe stream
+# with them only at its end can only check late, which is said).
 # Each: [unknown] with the dso, one note, exit 0, never a name. And a stripped binary with
 # its debug info in a separate file (debuglink) is named through it.
 . "$PD_TOP/tests/cli/lib.sh"
@@ -11,6 +11,9 @@ need_root
 command -v strip >/dev/null && command -v objcopy >/dev/null || skip "no binutils"
 . "$PD_TOP/tests/cli/sym/hot.sub"
 here=$(pwd)
+# perf record keeps the files it recorded in root's build-id cache,
+# where pddump -s would rightly find them: not this test's question.
+export PERF_BUILDID_DIR="$here/no-cache"
 
 # No frame of ./hot may be named; libhot's leaf still is.
 unnamed() {	# file.txt dir
@@ -61,12 +64,11 @@ grep -Eq "(middle|outer|main)\+0x[0-9a-f]+ \($here/p/hot\)" p.txt &&
 	fail "p: a name from the rebuilt p/hot"
 grep -q "p/hot: build id [0-9a-f]* does not match the file's" p.err ||
 	fail "p: note: $(cat p.err)"
-# pdrecord gives its build ids after the samples: the mismatch is still
-# said, at the end, and the names are flagged. Unless the rebuilt file
-# got a new inode (the filesystem may reuse the old one): then MMAP2's
-# inode tells before the first name.
+# pdrecord gives them in MMAP2 too (issue 20): checked from the start.
 pddump -s -t SAMPLE q.pd > q.txt 2> q.err || fail "pddump -s q: exit $?"
-grep -Eq "p/hot: (build id [0-9a-f]*, given after its samples, does not match the file's [0-9a-f]*; the names shown for it may be wrong|not the file that was recorded \(inode [0-9]+, now [0-9]+\); its symbols are not shown)" q.err ||
+grep -Eq "(middle|outer|main)\+0x[0-9a-f]+ \($here/p/hot\)" q.txt &&
+	fail "q: a name from the rebuilt p/hot"
+grep -q "p/hot: build id [0-9a-f]* does not match the file's [0-9a-f]*; its symbols are not shown" q.err ||
 	fail "q: note: $(cat q.err)"
 
 # 4. Stripped, its debug info beside it in .debug/ (debuglink).

@@ -12,7 +12,8 @@ build_hot .
 examples() {
 	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$PD_TOP/man/$1" |
 	    sed -n -e 's/^\.Dl [$#] //p' -e 's/^[$#] //p' |
-	    sed 's/\\-/-/g; s/\\e/\\/g' | grep -E -- '(\./hot|-s |--top)'
+	    sed 's/\\-/-/g; s/\\e/\\/g' | grep -E -- '(\./hot|-s |--top)' |
+	    grep -v -- '--symfs'	# the remote recipe: sym/elsewhere.sh
 }
 examples pddump.1 > ex.txt
 examples pdstat.1 >> ex.txt
