@@ -183,7 +183,7 @@ fuzz-run: fuzz
 # so libc6-dev and clang's libFuzzer runtime are named.
 DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
 	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind \
-	chromium lld libiberty-dev xz-utils jq procps
+	chromium lld libiberty-dev xz-utils jq procps openssh-server
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 
