@@ -24,6 +24,8 @@ static volatile sig_atomic_t nint, nint_stop = 2, status_showing;
 _Static_assert(sizeof(sig_atomic_t) == sizeof(int) && (sig_atomic_t)-1 < 0,
     "sig_atomic_t is int");
 static volatile int stop;
+/* Set at the first SIGINT: the input may now end inside a record. */
+static volatile int ending;
 
 void
 pd_setprogname(const char *argv0)
@@ -58,6 +60,7 @@ on_sigint(int sig)
 
 	(void)sig;
 	nint++;
+	ending = 1;
 	if (nint >= nint_stop) {
 		stop = 1;
 		/* One more, while the tool writes what it has, kills it. */
@@ -94,7 +97,10 @@ pd_interrupt_watch(struct pd_reader *rd)
 		stop = 1;
 		sigint_default();
 	}
+	if (nint > 0)
+		ending = 1;
 	pd_reader_stop_on(rd, &stop);
+	pd_reader_ending_on(rd, &ending);
 }
 
 int

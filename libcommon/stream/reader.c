@@ -64,6 +64,7 @@ struct pd_reader {
 	pd_read_fn	*read_fn;	/* pd_reader_tap, or NULL: read(2) */
 	void		*read_arg;
 	const volatile int *stop;	/* pd_reader_stop_on */
+	const volatile int *ending;	/* pd_reader_ending_on */
 	int		 stopped;	/* reading ended there */
 	int		 regular;	/* the input is a regular file */
 
@@ -180,6 +181,9 @@ fill(struct pd_reader *rd)
 	if (n < 0)
 		return pd_err_io(&rd->err, errno, "read");
 	if (n == 0) {
+		/* Announced: where it ends is not the stream's fault. */
+		if (rd->ending != NULL && *rd->ending)
+			rd->stopped = 1;
 		rd->eof = 1;
 		return 0;
 	}
@@ -548,6 +552,12 @@ void
 pd_reader_stop_on(struct pd_reader *rd, const volatile int *stop)
 {
 	rd->stop = stop;
+}
+
+void
+pd_reader_ending_on(struct pd_reader *rd, const volatile int *ending)
+{
+	rd->ending = ending;
 }
 
 int

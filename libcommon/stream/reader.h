@@ -127,6 +127,13 @@ int	pd_reader_is_regular(const struct pd_reader *);
  */
 void	pd_reader_stop_on(struct pd_reader *, const volatile int *stop);
 int	pd_reader_stopped(const struct pd_reader *);
+/*
+ * Once *ending is non-zero, the input is about to end and may end
+ * anywhere: a record cut short at its end is dropped without an error,
+ * as at a stop (Ctrl-C also killed the ssh upstream, which cut the
+ * stream wherever it was).
+ */
+void	pd_reader_ending_on(struct pd_reader *, const volatile int *ending);
 
 /*
  * Things the reader could not carry over and left out (a feature section

@@ -52,6 +52,26 @@ kill -s TERM -- -"$pg" 2>/dev/null
 [ "$(cat rc)" = 130 ] || fail "second SIGINT: exit $(cat rc), wanted 130: $(cat err.txt)"
 cmp -s want.data out.data || fail "second SIGINT: the records read were not all written"
 
+# An upstream that dies of the same Ctrl-C (an ssh: the recorder is on
+# another host and gets none) cuts the stream where it is, often inside
+# a record: every whole record is kept, the cut one dropped without an
+# error, and the filter finishes as usual. The sleep holds the pipe open
+# until the SIGINT, once cat has written all of cut.data.
+head -c "$(( $(wc -c < in.data) - 5 ))" in.data > cut.data
+pdswap cut.data > want.data 2> /dev/null
+group '{ cat cut.data; exec sleep 60; } | pdswap > cut.out 2> cut.err; echo $? > rc4'
+t=0
+until pgrep -g "$pg" -x sleep > /dev/null && pgrep -g "$pg" -x pdswap > /dev/null; do
+	[ $t -ge 200 ] && fail "cut: the pipeline did not start"
+	sleep 0.05
+	t=$((t + 1))
+done
+kill -s INT -- -"$pg"
+ended || fail "cut: the pipeline did not end after SIGINT"
+[ "$(cat rc4)" = 0 ] || fail "cut by the SIGINT upstream: exit $(cat rc4): $(cat cut.err)"
+[ -s cut.err ] && fail "cut by the SIGINT upstream: $(cat cut.err)"
+cmp -s want.data cut.out || fail "cut by the SIGINT upstream: the whole records were not all kept"
+
 # A regular file: the first SIGINT stops reading; what was read is
 # printed, whole records only, and the status is 130. pddump is held by
 # a reader that has not started yet, so the SIGINT finds it mid-file.
