@@ -49,7 +49,9 @@ struct pd_offcpu {
 	size_t			 nek;
 	struct thr		*t;
 	size_t			 tcap, tn;	/* tcap: a power of two */
-	uint64_t		 seen, waits, bad;
+	uint64_t		*cpu_last;	/* each CPU's last switch */
+	size_t			 ncpu;
+	uint64_t		 seen, waits, bad, missed;
 	const char		*why;
 };
 
@@ -78,6 +80,9 @@ forget(struct pd_offcpu *oc)
 	free(oc->ek);
 	oc->ek = NULL;
 	oc->nek = 0;
+	free(oc->cpu_last);
+	oc->cpu_last = NULL;
+	oc->ncpu = 0;
 }
 
 void
@@ -256,16 +261,65 @@ field(const struct pd_tf_field *f, const struct pd_sample *s, int be,
 	return 0;
 }
 
-/* The switch-out: the thread's stack, kept until it switches in. */
+static int
+charge(struct pd_offcpu *oc, struct thr *t, uint64_t in)
+{
+	t->pending = 0;
+	if (in < t->out || in - t->out < oc->min_ns)
+		return 0;
+	oc->waits++;
+	return pd_stacks_add(pd_fold_stacks(oc->fold), t->ids, t->n, 1,
+	    in - t->out);
+}
+
+/*
+ * Where a CPU's switch was last seen, for a switch-in the stream lacks;
+ * UINT64_MAX when none or no CPU. 0, or -1 when out of memory.
+ */
+static int
+cpu_switch(struct pd_offcpu *oc, const struct pd_sample *s, uint64_t *last)
+{
+	*last = UINT64_MAX;
+	if (!(s->type & PERF_SAMPLE_CPU) || s->cpu >= 65536)
+		return 0;
+	if (s->cpu >= oc->ncpu) {
+		size_t n = s->cpu + 64, i;
+		uint64_t *p = realloc(oc->cpu_last, n * sizeof(*p));
+
+		if (p == NULL)
+			return -1;
+		for (i = oc->ncpu; i < n; i++)
+			p[i] = UINT64_MAX;
+		oc->cpu_last = p;
+		oc->ncpu = n;
+	}
+	*last = oc->cpu_last[s->cpu];
+	oc->cpu_last[s->cpu] = s->time;
+	return 0;
+}
+
+/*
+ * The switch-out: the thread's stack, kept until it switches in. A
+ * thread switching out while it waits missed its switch-in (a sample
+ * the stream lacks): it ran since the CPU's last switch at the latest,
+ * and the wait is taken to end there, as perf sched timehist takes it.
+ */
 static int
 switch_out(struct pd_offcpu *oc, struct pd_syms *sy, uint32_t tid,
-    uint64_t state, const struct pd_sample *s, const struct pd_frame *fr,
-    size_t n)
+    uint64_t state, uint64_t cpu_last, const struct pd_sample *s,
+    const struct pd_frame *fr, size_t n)
 {
 	const uint32_t *ids;
 	struct thr *t;
 	size_t k;
 	int r;
+
+	if ((t = thread(oc, tid, 0)) != NULL && t->pending) {
+		oc->missed++;
+		if (cpu_last != UINT64_MAX && charge(oc, t, cpu_last) < 0)
+			return -1;
+		t->pending = 0;
+	}
 
 	if (state & EXITING) {
 		if ((t = thread(oc, tid, 0)) != NULL)
@@ -301,7 +355,7 @@ pd_offcpu_sample(struct pd_offcpu *oc, struct pd_syms *sy,
 	const struct pd_tracefmt *tf;
 	const uint32_t *ids;
 	struct thr *t;
-	uint64_t prev, state = 0, next;
+	uint64_t prev, state = 0, next, cpu_last;
 	size_t nids;
 	int be, r;
 
@@ -331,19 +385,20 @@ pd_offcpu_sample(struct pd_offcpu *oc, struct pd_syms *sy,
 	    (k->prev_state != NULL && field(k->prev_state, s, be,
 	    &state) < 0))
 		return bad(oc, "sched_switch without prev_pid or next_pid");
+	if (cpu_switch(oc, s, &cpu_last) < 0)
+		return -1;
 	/* The idle task (0) is never waiting. */
-	if ((uint32_t)prev != 0 && switch_out(oc, sy, prev, state, s, fr,
-	    n) < 0)
+	if ((uint32_t)prev != 0 && switch_out(oc, sy, prev, state, cpu_last,
+	    s, fr, n) < 0)
 		return -1;
 	if ((uint32_t)next == 0 || (t = thread(oc, next, 0)) == NULL ||
 	    !t->pending)
 		return 1;
-	t->pending = 0;
-	if (s->time < t->out || s->time - t->out < oc->min_ns)
-		return 1;
-	if (pd_stacks_add(pd_fold_stacks(oc->fold), t->ids, t->n, 1,
-	    s->time - t->out) < 0)
-		return -1;
-	oc->waits++;
-	return 1;
+	return charge(oc, t, s->time) < 0 ? -1 : 1;
+}
+
+uint64_t
+pd_offcpu_missed(const struct pd_offcpu *oc)
+{
+	return oc->missed;
 }
