@@ -481,8 +481,8 @@ flame_finish(struct run *run)
 		snprintf(evbuf, sizeof(evbuf), "no samples");
 	if (joined != NULL)
 		snprintf(title, sizeof(title), "Differential Flame Graph: %s "
-		    "against %s%s", evbuf, o->diffbase, fo.base_div != 0 ?
-		    " (normalized)" : "");
+		    "against %s%s", evbuf, o->diffbase, o->no_normalize ? "" :
+		    " (normalized)");
 	else
 		snprintf(title, sizeof(title), "Flame Graph: %s", evbuf);
 	if (joined != NULL)
