@@ -51,7 +51,7 @@ struct pd_offcpu {
 	size_t			 tcap, tn;	/* tcap: a power of two */
 	uint64_t		*cpu_last;	/* each CPU's last switch */
 	size_t			 ncpu;
-	uint64_t		 seen, waits, bad, missed;
+	uint64_t		 seen, waits, bad;
 	const char		*why;
 };
 
@@ -315,7 +315,6 @@ switch_out(struct pd_offcpu *oc, struct pd_syms *sy, uint32_t tid,
 	int r;
 
 	if ((t = thread(oc, tid, 0)) != NULL && t->pending) {
-		oc->missed++;
 		if (cpu_last != UINT64_MAX && charge(oc, t, cpu_last) < 0)
 			return -1;
 		t->pending = 0;
@@ -395,10 +394,4 @@ pd_offcpu_sample(struct pd_offcpu *oc, struct pd_syms *sy,
 	    !t->pending)
 		return 1;
 	return charge(oc, t, s->time) < 0 ? -1 : 1;
-}
-
-uint64_t
-pd_offcpu_missed(const struct pd_offcpu *oc)
-{
-	return oc->missed;
 }

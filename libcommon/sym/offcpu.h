@@ -60,12 +60,6 @@ uint64_t	pd_offcpu_seen(const struct pd_offcpu *);
 uint64_t	pd_offcpu_waits(const struct pd_offcpu *);
 
 /*
- * Switch-ins the stream lacks: a waiting thread switched out again
- * (its wait then ends at its CPU's last switch seen).
- */
-uint64_t	pd_offcpu_missed(const struct pd_offcpu *);
-
-/*
  * The switches that could not be used (no time, no raw data, no format
  * for the fields), and why the last one could not; NULL when none.
  */
