@@ -45,26 +45,39 @@ pddump --folded=offcpu perf.data > off.folded 2> err.txt ||
 
 # ms STACK-RE FILE: the milliseconds of the stacks matching STACK-RE.
 ms() { awk -v re="$1" '$1 ~ re { s += $NF } END { printf "%.3f\n", s / 1e6 }' "$2"; }
-within() {	# WHAT GOT WANT: GOT within 5% of WANT
-	awk -v g="$2" -v w="$3" 'BEGIN { exit !(g >= w * 0.95 && g <= w * 1.05) }' ||
-		fail "$1: $2 ms off CPU, not about $3 ms: $(grep "$1" off.folded)"
-	echo "$1: $2 ms (known: $3)"
+# WHAT GOT WANT SLACK: GOT within 5% of WANT, plus SLACK ms of run-queue
+# delay (a wait lasts until its thread runs again: on a busy machine
+# that is later than its wakeup); never shorter.
+within() {
+	awk -v g="$2" -v w="$3" -v d="$4" 'BEGIN {
+	    exit !(g >= w * 0.98 && g <= w * 1.05 + d) }' ||
+		fail "$1: $2 ms off CPU, not about $3 ms (+ $4 ms delays)"
+	echo "$1: $2 ms (known: $3, run-queue delays $4 ms)"
 }
-check_known() {	# FOLDED
-	within pd_off_sleep "$(ms ';pd_off_sleep;' "$1")" 400
-	within pd_off_read "$(ms ';pd_off_read;' "$1")" 300
+check_known() {	# FOLDED SLACK
+	within pd_off_sleep "$(ms ';pd_off_sleep;' "$1")" 400 "$2"
+	within pd_off_read "$(ms ';pd_off_read;' "$1")" 300 "$2"
 }
-check_known off.folded
-
-# Per thread, against perf sched timehist (columns in ms, 3 decimals).
 perf sched timehist -i perf.data > th.txt 2> th.err ||
 	fail "perf sched timehist: $(tail -n 3 th.err)"
+# The program's run-queue delays, as timehist measures them (sch delay).
+pid=$(cat pid)
+delay=$(awk -v p="$pid" 'NR > 3 && (index($3, "[" p "]") ||
+    index($3, "/" p "]")) { d += $5 } END { printf "%.3f\n", d }' th.txt)
+check_known off.folded "$delay"
+
+# Per thread, against perf sched timehist (columns in ms, 3 decimals).
 for t in pd_sleeper pd_piper pd_spinner; do
 	set -- $(awk -v t="$t" 'NR > 3 && index($3, t "[") == 1 {
 	    w += $4; d += $5; n++ } END { printf "%.3f %.3f %d\n", w, d, n }' th.txt)
 	got=$(ms "^$t;" off.folded)
-	awk -v g="$got" -v w="$1" -v n="$3" 'BEGIN { d = g - w
-	    exit !(n > 0 && d <= n * 0.0005 + 0.0015 && -d <= n * 0.0005 + 0.0015) }' ||
+	# The spinner's many preemptions on a busy machine may lack
+	# switch-ins, which both estimate: a little slack (0.1%) there.
+	slack=0
+	[ "$t" = pd_spinner ] && slack=0.001
+	awk -v g="$got" -v w="$1" -v n="$3" -v s="$slack" 'BEGIN { d = g - w
+	    e = n * 0.0005 + 0.0015 + s * w
+	    exit !(n > 0 && d <= e && -d <= e) }' ||
 		fail "$t: $got ms off CPU, perf sched timehist: wait $1 ms (sch delay $2) in $3 rows"
 	echo "$t: $got ms; timehist wait $1 ms over $3 rows (sch delay $2 within it)"
 done
@@ -93,7 +106,8 @@ awk '$NF < 250000000 { exit 1 }' long.folded || fail "a short wait stayed"
 workload pdrecord -q -e sched:sched_switch -g -a -o pd.data
 pddump --folded=offcpu pd.data > pd.folded 2> err.txt ||
 	fail "pddump --folded=offcpu (pdrecord): $(cat err.txt)"
-check_known pd.folded
+# (No sched_wakeup here to measure the delays: a looser bound.)
+check_known pd.folded 60
 
 # The off-CPU EXAMPLES of pddump(1) and pdstat(1), run as written.
 for m in pddump.1 pdstat.1; do
