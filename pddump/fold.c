@@ -13,6 +13,7 @@
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/fold.h"
+#include "libcommon/sym/offcpu.h"
 #include "libcommon/sym/stacks.h"
 #include "libcommon/sym/symq.h"
 #include "libcommon/sym/unwind.h"
@@ -41,7 +42,9 @@ fold_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 		n = pd_unwind_frames(d->uw, s, rec->misc, fr, FOLD_FRAMES);
 	else
 		n = pd_sample_frames(s, rec->misc, fr, FOLD_FRAMES);
-	if (pd_fold_add_frames(d->fold, d->sy, pd_evsel_name(ev),
+	/* --folded=offcpu: the waits, charged when they end. */
+	if (d->offcpu != NULL ? pd_offcpu_sample(d->offcpu, d->sy, ev, s, fr,
+	    n) < 0 : pd_fold_add_frames(d->fold, d->sy, pd_evsel_name(ev),
 	    s->pid, s->tid, fr, n, pd_sample_period(ev, s)) < 0) {
 		out_flush();
 		pd_warnx("out of memory");
@@ -109,6 +112,18 @@ fold_print(struct dumper *d)
 		out_ch('\n');
 	}
 	out_flush();
+	if (d->offcpu != NULL) {
+		const char *why;
+		uint64_t bad = pd_offcpu_bad(d->offcpu, &why);
+
+		if (pd_offcpu_seen(d->offcpu) == 0)
+			pd_warnx("no sched:sched_switch or offcpu-time samples: "
+			    "nothing off CPU to fold");
+		if (bad > 0)
+			pd_warnx("%" PRIu64 " switch%s left out: %s", bad,
+			    bad > 1 ? "es" : "", why);
+		return;
+	}
 	if (pd_fold_left_out(d->fold) > 0)
 		pd_warnx("%" PRIu64 " samples of other events than %s left "
 		    "out (as stackcollapse-perf.pl does)",

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/cli/duration.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/reader.h"
@@ -19,6 +20,7 @@
 #include "libcommon/stream/tptext.h"
 #include "libcommon/stream/tracefmt.h"
 #include "libcommon/sym/fold.h"
+#include "libcommon/sym/offcpu.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
 #include "libcommon/sym/unwind.h"
@@ -26,9 +28,9 @@
 #include "pddump/pddump.h"
 
 static const char usage_line[] =
-    "usage: pddump [-svx] [--json] [--folded[=period]] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--raw] [--symfs dir] [-t types]\n"
-    "              [--unwind] [file ...]\n";
+    "usage: pddump [-svx] [--json] [--folded[=period|offcpu]] [--kallsyms file]\n"
+    "              [--no-debuginfod] [--offcpu-min time] [--raw] [--symfs dir]\n"
+    "              [-t types] [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -43,11 +45,18 @@ usage(FILE *f, int status)
 		    "(or period sum),\n"
 		    "                    as perf script | stackcollapse-perf.pl "
 		    "--all folds them\n"
+		    "      --folded=offcpu  the nanoseconds threads waited "
+		    "off CPU, by the stack\n"
+		    "                    they switched out with "
+		    "(sched:sched_switch, offcpu-time)\n"
 		    "  -j, --json        one JSON object per record and line\n"
 		    "      --kallsyms FILE  kernel symbols from FILE "
 		    "(with -s)\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --offcpu-min TIME  --folded=offcpu: leave out "
+		    "waits shorter than TIME\n"
+		    "                    (e.g. 1ms, 200us)\n"
 		    "      --raw         a tracepoint's fields only, without "
 		    "the text perf script\n"
 		    "                    prints for them\n"
@@ -154,6 +163,8 @@ syms_start(struct dumper *d, struct pd_err *err)
 		return pd_err_io(err, ENOMEM, "symbols");
 	if (d->fold != NULL)
 		pd_symq_set_sample_fn(d->sq, fold_sample, d);
+	if (d->offcpu != NULL)
+		(void)pd_offcpu_input(d->offcpu, d->el);
 	if (d->unwind) {
 		if ((d->uw = pd_unwind_new(d->sy)) == NULL)
 			return pd_err_io(err, ENOMEM, "unwind");
@@ -252,6 +263,7 @@ options(int argc, char **argv, struct dumper *d)
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "no-debuginfod", no_argument,		NULL, 'D' },
+		{ "offcpu-min",	required_argument,	NULL, 'M' },
 		{ "raw",	no_argument,		NULL, 'R' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "symfs",	required_argument,	NULL, 'S' },
@@ -261,7 +273,7 @@ options(int argc, char **argv, struct dumper *d)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, folded = 0, raw = 0;
+	int c, folded = 0, offcpu_min = 0, raw = 0;
 
 	while ((c = getopt_long(argc, argv, "hjst:vx", longopts, NULL)) != -1) {
 		switch (c) {
@@ -277,13 +289,24 @@ options(int argc, char **argv, struct dumper *d)
 				d->by_period = 0;
 			else if (strcmp(optarg, "period") == 0)
 				d->by_period = 1;
+			else if (strcmp(optarg, "offcpu") == 0)
+				d->by_period = folded = 2;
 			else {
-				pd_warnx("--folded=%s: count or period", optarg);
+				pd_warnx("--folded=%s: count, period or offcpu",
+				    optarg);
 				usage(stderr, PD_EXIT_USAGE);
 			}
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
+			break;
+		case 'M':
+			if (pd_duration_parse(optarg, &d->offcpu_min) < 0) {
+				pd_warnx("--offcpu-min: not a duration (ns, "
+				    "us, ms, s): %s", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			offcpu_min = 1;
 			break;
 		case 'j':
 			d->json = 1;
@@ -324,7 +347,12 @@ options(int argc, char **argv, struct dumper *d)
 		pd_warnx("--folded prints stacks, not records: no -j, -t or -x");
 		usage(stderr, PD_EXIT_USAGE);
 	}
-	if ((folded && (d->fold = pd_fold_new()) == NULL) ||
+	if (offcpu_min && folded != 2) {
+		pd_warnx("--offcpu-min goes with --folded=offcpu");
+		usage(stderr, PD_EXIT_USAGE);
+	}
+	if ((folded && ((d->fold = pd_fold_new()) == NULL || (folded == 2 &&
+	    (d->offcpu = pd_offcpu_new(d->fold, d->offcpu_min)) == NULL))) ||
 	    (!folded && !raw && (d->tptext = pd_tptext_new()) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
@@ -350,6 +378,7 @@ main(int argc, char **argv)
 	/* All inputs' stacks together, as one perf script would give. */
 	if (d.fold != NULL) {
 		fold_print(&d);
+		pd_offcpu_free(d.offcpu);
 		pd_fold_free(d.fold);
 	}
 	pd_tptext_free(d.tptext);

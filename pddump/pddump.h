@@ -14,6 +14,7 @@
 struct pd_evlist;
 struct pd_evsel;
 struct pd_fold;
+struct pd_offcpu;
 struct pd_reader;
 struct pd_rec;
 struct pd_sample;
@@ -29,6 +30,8 @@ struct dumper {
 	struct pd_syms		*sy;
 	struct pd_fold		*fold;		/* --folded */
 	int			 by_period;	/* --folded=period */
+	struct pd_offcpu	*offcpu;	/* --folded=offcpu */
+	uint64_t		 offcpu_min;	/* --offcpu-min, ns */
 	uint64_t		 fold_bad;	/* samples it could not read */
 	uint64_t		 fold_bad_off;	/* the first one's offset */
 	const char		*fold_bad_why;

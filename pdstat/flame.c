@@ -22,6 +22,7 @@
 
 #include "libcommon/stream/evlist.h"
 #include "libcommon/sym/fold.h"
+#include "libcommon/sym/offcpu.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
 #include "libcommon/stream/perf.h"
@@ -43,6 +44,8 @@ struct walk {
 	const struct flame_opts	*o;
 	FILE			*f;
 	uint64_t		 total;
+	int64_t			*deltas;	/* diff: frame k's own change */
+	uint64_t		 maxdelta;	/* diff: of any stack, >= 1 */
 	double			 scale;		/* px per unit of weight */
 	unsigned		 maxdepth;	/* of the frames drawn */
 	unsigned		 height;
@@ -54,7 +57,33 @@ struct walk {
 static uint64_t
 weight(const struct walk *w, const struct pd_stack *s)
 {
-	return w->o->by_period ? s->period : s->count;
+	return w->o->by_period && !w->o->diff ? s->period : s->count;
+}
+
+/* diff: how much a stack's own weight changed from the base's. */
+static int64_t
+delta(const struct walk *w, const struct pd_stack *s)
+{
+	return (int64_t)(s->count - flame_base(w->o, s->period));
+}
+
+/*
+ * diff: a change's colour, as flamegraph.pl's color_scale: white for
+ * none, deeper red the more it grew, deeper blue the more it shrank,
+ * against the largest change.
+ */
+static void
+diff_colour(int64_t d, uint64_t max, unsigned *r, unsigned *g, unsigned *b)
+{
+	uint64_t v = d < 0 ? -(uint64_t)d : (uint64_t)d;
+
+	*r = *g = *b = 255;
+	if (v > max)
+		v = max;
+	if (d > 0)
+		*g = *b = 210 * (max - v) / max;
+	else if (d < 0)
+		*r = *g = 210 * (max - v) / max;
 }
 
 /* A name's colour: the same name, the same colour, in warm hues. */
@@ -196,7 +225,7 @@ put_count(FILE *f, uint64_t v)
 /* One frame: depth 0 is the root, drawn at the bottom. */
 static int
 frame(struct walk *w, const char *name, size_t len, unsigned depth,
-    uint64_t start, uint64_t end)
+    uint64_t start, uint64_t end, int64_t d)
 {
 	double x, wd, y;
 	unsigned r, g, b;
@@ -220,16 +249,24 @@ frame(struct walk *w, const char *name, size_t len, unsigned depth,
 	x = XPAD + round(start * w->scale * 10) / 10;
 	wd = XPAD + round(end * w->scale * 10) / 10 - x;
 	y = w->height - BOTTOM_PAD - (depth + 1) * FRAME_H;
-	colour(name, len, &r, &g, &b);
+	if (w->o->diff)
+		diff_colour(d, w->maxdelta, &r, &g, &b);
+	else
+		colour(name, len, &r, &g, &b);
 	fputs("<g><title>", f);
 	put_text(f, w->buf, SIZE_MAX);
 	fputs(" (", f);
 	put_count(f, end - start);
-	fprintf(f, " %s, %.2f%%)</title><rect x=\"%.1f\" y=\"%.1f\" "
+	fprintf(f, " %s, %.2f%%", w->o->countname,
+	    100.0 * (end - start) / w->total);
+	/* The change as flamegraph.pl words it: "+1.25%" of the whole. */
+	if (w->o->diff && depth > 0)
+		fprintf(f, "; %s%.2f%%", d > 0 ? "+" : "",
+		    100.0 * d / w->total);
+	fprintf(f, ")</title><rect x=\"%.1f\" y=\"%.1f\" "
 	    "width=\"%.1f\" height=\"%.1f\" fill=\"rgb(%u,%u,%u)\" rx=\"2\" "
-	    "ry=\"2\"/><text x=\"%.1f\" y=\"%.1f\">", w->o->countname,
-	    100.0 * (end - start) / w->total, x, y, wd, FRAME_H - 1.0, r, g,
-	    b, x + 3, y + FRAME_H - 5.5);
+	    "ry=\"2\"/><text x=\"%.1f\" y=\"%.1f\">", x, y, wd,
+	    FRAME_H - 1.0, r, g, b, x + 3, y + FRAME_H - 5.5);
 	/* The name where it fits, cut with ".." where it does not. */
 	fit = (size_t)((wd - 6) / (FONT_SIZE * FONT_W));
 	n = nchars(w->buf);
@@ -261,7 +298,11 @@ walk(struct walk *w, uint64_t *starts, size_t maxn)
 
 		if (i < n) {
 			pd_stacks_get(w->st, i, &s);
-			if ((wt = weight(w, &s)) == 0)
+			/*
+			 * A stack gone from the new profile still marks
+			 * its frame as shrunk, as in flamegraph.pl.
+			 */
+			if ((wt = weight(w, &s)) == 0 && !w->o->diff)
 				continue;
 		} else
 			memset(&s, 0, sizeof(s));	/* the end: close all */
@@ -270,15 +311,21 @@ walk(struct walk *w, uint64_t *starts, size_t maxn)
 			;
 		for (k = prev.n; k-- > c;) {
 			name = pd_stacks_name(w->st, prev.ids[k], &len);
-			if (frame(w, name, len, k + 1, starts[k], x) < 0)
+			if (frame(w, name, len, k + 1, starts[k], x,
+			    k < maxn ? w->deltas[k] : 0) < 0)
 				return -1;
 		}
-		for (k = c; k < s.n && k < maxn; k++)
+		for (k = c; k < s.n && k < maxn; k++) {
 			starts[k] = x;
+			w->deltas[k] = 0;
+		}
+		/* Each frame's colour is its own change: the leaf's. */
+		if (w->o->diff && s.n > 0)
+			w->deltas[s.n - 1] += delta(w, &s);
 		x += wt;
 		prev = s;
 	}
-	return frame(w, "all", 3, 0, 0, w->total);
+	return frame(w, "all", 3, 0, 0, w->total, 0);
 }
 
 static const char style[] =
@@ -461,13 +508,22 @@ flame_svg(FILE *f, struct pd_stacks *st, const struct flame_opts *o)
 	w.f = f;
 	if (pd_stacks_sort(st, PD_STACKS_BY_FRAME) < 0)
 		goto out;
+	w.maxdelta = 1;
 	for (i = 0; i < pd_stacks_count(st); i++) {
+		int64_t d;
+
 		pd_stacks_get(st, i, &s);
 		w.total += weight(&w, &s);
 		if (s.n > maxn)
 			maxn = s.n;
+		d = o->diff ? delta(&w, &s) : 0;
+		if (d < 0 && -(uint64_t)d > w.maxdelta)
+			w.maxdelta = -(uint64_t)d;
+		else if (d > 0 && (uint64_t)d > w.maxdelta)
+			w.maxdelta = d;
 	}
-	if ((starts = calloc(maxn + 1, sizeof(*starts))) == NULL)
+	if ((starts = calloc(maxn + 1, sizeof(*starts))) == NULL ||
+	    (w.deltas = calloc(maxn + 1, sizeof(*w.deltas))) == NULL)
 		goto out;
 	w.scale = w.total > 0 ? (double)(WIDTH - 2 * XPAD) / w.total : 0;
 	/* First how deep the drawn frames go: that is the image's height. */
@@ -532,6 +588,7 @@ out:
 	if (r < 0 && errno == 0)
 		errno = ENOMEM;
 	free(starts);
+	free(w.deltas);
 	free(w.buf);
 	return r;
 }
@@ -546,6 +603,7 @@ out:
 
 struct flame {
 	struct pd_fold		*fold;
+	struct pd_offcpu	*offcpu;	/* --offcpu */
 	uint64_t		 samples;
 	int			 ev_idx;	/* evname's event, or -1 */
 	char			 evname[256];
@@ -572,14 +630,37 @@ flame_free(struct flame *fl)
 {
 	if (fl == NULL)
 		return;
+	pd_offcpu_free(fl->offcpu);
 	pd_fold_free(fl->fold);
 	free(fl);
 }
 
+int
+flame_offcpu(struct flame *fl, uint64_t min_ns)
+{
+	if ((fl->offcpu = pd_offcpu_new(fl->fold, min_ns)) == NULL)
+		return -1;
+	return 0;
+}
+
+int
+flame_is_offcpu(const struct flame *fl)
+{
+	return fl->offcpu != NULL;
+}
+
+struct pd_stacks *
+flame_stacks(struct flame *fl)
+{
+	return pd_fold_stacks(fl->fold);
+}
+
 void
-flame_input(struct flame *fl)
+flame_input(struct flame *fl, const struct pd_evlist *el)
 {
 	fl->ev_idx = -1;
+	if (fl->offcpu != NULL)
+		(void)pd_offcpu_input(fl->offcpu, el);
 }
 
 void
@@ -594,6 +675,11 @@ flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
 {
 	size_t n;
 
+	if (fl->offcpu != NULL) {
+		n = pd_sample_frames(s, rec->misc, fl->fr, MAX_FRAMES);
+		return pd_offcpu_sample(fl->offcpu, sy, ev, s, fl->fr, n) < 0 ?
+		    -1 : 0;
+	}
 	if (ev->idx != fl->ev_idx) {
 		if (ev->name != NULL)
 			snprintf(fl->evname, sizeof(fl->evname), "%s",
@@ -618,7 +704,15 @@ flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
 uint64_t
 flame_samples(const struct flame *fl)
 {
-	return fl->samples;
+	return fl->offcpu != NULL ? pd_offcpu_waits(fl->offcpu) :
+	    fl->samples;
+}
+
+uint64_t
+flame_offcpu_seen(const struct flame *fl, uint64_t *bad, const char **why)
+{
+	*bad = pd_offcpu_bad(fl->offcpu, why);
+	return pd_offcpu_seen(fl->offcpu);
 }
 
 uint64_t
@@ -634,10 +728,9 @@ flame_event(const struct flame *fl)
 }
 
 int
-flame_write(struct flame *fl, const char *path, const char *title,
-    const char *subtitle)
+flame_write_stacks(struct pd_stacks *st, const char *path,
+    const struct flame_opts *o)
 {
-	struct flame_opts o;
 	struct pd_output out;
 	FILE *f;
 	int fd, r;
@@ -651,11 +744,7 @@ flame_write(struct flame *fl, const char *path, const char *title,
 		pd_output_close(&out, 0);
 		return -1;
 	}
-	memset(&o, 0, sizeof(o));
-	o.title = title;
-	o.subtitle = subtitle;
-	o.countname = "samples";
-	r = flame_svg(f, pd_fold_stacks(fl->fold), &o);
+	r = flame_svg(f, st, o);
 	if (fclose(f) == EOF && r == 0)
 		r = -1;
 	if (r < 0) {
@@ -664,4 +753,18 @@ flame_write(struct flame *fl, const char *path, const char *title,
 		return -1;
 	}
 	return pd_output_close(&out, 1);
+}
+
+int
+flame_write(struct flame *fl, const char *path, const char *title,
+    const char *subtitle)
+{
+	struct flame_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.title = title;
+	o.subtitle = subtitle;
+	o.countname = fl->offcpu != NULL ? "ns" : "samples";
+	o.by_period = fl->offcpu != NULL;
+	return flame_write_stacks(pd_fold_stacks(fl->fold), path, &o);
 }

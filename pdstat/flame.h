@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct pd_evlist;
 struct pd_evsel;
 struct pd_rec;
 struct pd_sample;
@@ -20,7 +21,26 @@ struct flame_opts {
 	const char	*subtitle;	/* a second line, or NULL */
 	const char	*countname;	/* "samples" */
 	int		 by_period;	/* widths from periods, not counts */
+	/*
+	 * A differential graph (diff.c), as difffolded.pl | flamegraph.pl
+	 * draw it: widths from each stack's count (the new profile), its
+	 * period the base profile's weight, scaled by base_mul / base_div
+	 * (flame_base); each frame coloured by its own change, red grew,
+	 * blue shrank, against the largest change of any stack.
+	 */
+	int		 diff;
+	uint64_t	 base_mul, base_div;	/* base_div 0: as it is */
 };
+
+/* A stack's base weight as a differential graph compares it. */
+static inline uint64_t
+flame_base(const struct flame_opts *o, uint64_t base)
+{
+	/* Rounded down, as difffolded.pl's int(). */
+	if (o->base_div == 0)
+		return base;
+	return (uint64_t)((unsigned __int128)base * o->base_mul / o->base_div);
+}
 
 /*
  * Writes the flame graph of the stacks (each starting with its comm) to
@@ -39,8 +59,8 @@ struct flame;
 struct flame	*flame_new(void);
 void		 flame_free(struct flame *);
 
-/* Starts an input. */
-void	flame_input(struct flame *);
+/* Starts an input whose events are el. */
+void	flame_input(struct flame *, const struct pd_evlist *el);
 
 /*
  * A sample of ev, its frames named through sy as it stands (at the
@@ -59,10 +79,33 @@ uint64_t	 flame_left_out(const struct flame *);	/* other events */
 const char	*flame_event(const struct flame *);
 
 /*
+ * Off-CPU instead (offcpu.h): the time each thread spends off CPU,
+ * charged to its stack at sched_switch (or perf's offcpu-time samples),
+ * intervals shorter than min_ns left out. 0, or -1 when out of memory.
+ */
+int	flame_offcpu(struct flame *, uint64_t min_ns);
+int	flame_is_offcpu(const struct flame *);
+
+/*
+ * Off-CPU: the switches (and offcpu-time samples) seen, and in *bad
+ * those unusable, the last one's reason in *why. (flame_samples counts
+ * the waits.)
+ */
+uint64_t	flame_offcpu_seen(const struct flame *, uint64_t *bad,
+		    const char **why);
+
+/* The stacks folded so far (owned by the flame). */
+struct pd_stacks	*flame_stacks(struct flame *);
+
+/*
  * Writes the picture to path (atomically: a temporary file renamed over
  * it; "-": standard output). 0, or -1 after printing why.
  */
 int	flame_write(struct flame *, const char *path, const char *title,
 	    const char *subtitle);
+
+/* The same for any stacks, drawn as o says. */
+int	flame_write_stacks(struct pd_stacks *, const char *path,
+	    const struct flame_opts *o);
 
 #endif /* PDSTAT_FLAME_H */

@@ -90,7 +90,7 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 	nm->top = top;
 	nm->fl = fl;
 	if (fl != NULL)
-		flame_input(fl);
+		flame_input(fl, el);
 	return nm;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/cli/duration.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
 #include "libcommon/stream/esc.h"
@@ -21,8 +22,10 @@
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/writer.h"
+#include "libcommon/sym/stacks.h"
 #include "libcommon/sym/symbols.h"
 #include "pdstat/buildids.h"
+#include "pdstat/diff.h"
 #include "pdstat/flame.h"
 #include "pdstat/names.h"
 #include "pdstat/print.h"
@@ -34,8 +37,10 @@
 
 static const char usage_line[] =
     "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--symfs dir] [--top n [--by sym|dso]]\n"
-    "              [--build-ids] [file ...]\n";
+    "              [--folded file] [--diff base [--no-normalize]]\n"
+    "              [--offcpu [--offcpu-min time]] [--no-debuginfod]\n"
+    "              [--symfs dir] [--top n [--by sym|dso]] [--build-ids]\n"
+    "              [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -50,6 +55,23 @@ usage(FILE *f, int status)
 		    "                   flame graph (- : standard output, the "
 		    "summary going\n"
 		    "                   to standard error)\n"
+		    "      --folded FILE  also write the stacks as folded "
+		    "text (- : standard output)\n"
+		    "      --diff BASE  compare with profile BASE: the flame "
+		    "graph of the inputs,\n"
+		    "                   coloured red where a frame grew, blue "
+		    "where it shrank;\n"
+		    "                   --folded writes stack, base and new "
+		    "counts (difffolded.pl)\n"
+		    "      --no-normalize  --diff: compare counts as they "
+		    "are, base not scaled\n"
+		    "                   to the inputs' total\n"
+		    "      --offcpu     draw (or fold) time off CPU from "
+		    "sched:sched_switch or\n"
+		    "                   offcpu-time samples, in ns, by the "
+		    "stack that waited\n"
+		    "      --offcpu-min TIME  leave out waits shorter than "
+		    "TIME (e.g. 1ms, 200us)\n"
 		    "      --json       print the summary as JSON\n"
 		    "  -p, --pass       copy the stream to standard output "
 		    "unchanged; the summary\n"
@@ -78,8 +100,38 @@ struct opts {
 	int		 json, pass, by_dso, build_ids;
 	size_t		 topn;		/* --top N; 0: none */
 	const char	*flamepath;
+	const char	*foldedpath;	/* --folded */
+	const char	*diffbase;	/* --diff */
+	int		 no_normalize;
+	int		 offcpu;
+	uint64_t	 offcpu_min;	/* ns */
 	struct pd_syms_opts so;
 };
+
+/* The checks of the options that draw or write stacks. */
+static void
+stacks_opts(const struct opts *o)
+{
+	const char *why = NULL;
+
+	if ((o->diffbase != NULL || o->offcpu) && o->flamepath == NULL &&
+	    o->foldedpath == NULL)
+		why = "--diff and --offcpu need --flamegraph or --folded";
+	else if (o->no_normalize && o->diffbase == NULL)
+		why = "--no-normalize goes with --diff";
+	else if (o->offcpu_min > 0 && !o->offcpu)
+		why = "--offcpu-min goes with --offcpu";
+	else if (o->diffbase != NULL && o->pass)
+		why = "-p passes one stream through: no --diff";
+	else if (o->foldedpath != NULL && strcmp(o->foldedpath, "-") == 0 &&
+	    (o->pass || (o->flamepath != NULL &&
+	    strcmp(o->flamepath, "-") == 0)))
+		why = "one output to standard output: give --folded a file";
+	if (why != NULL) {
+		pd_warnx("%s", why);
+		usage(stderr, PD_EXIT_USAGE);
+	}
+}
 
 /* Parses the options into o; returns how many argv words they took. */
 static int
@@ -88,11 +140,16 @@ parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "build-ids",	no_argument,	NULL, 'I' },
 		{ "by",		required_argument, NULL, 'B' },
+		{ "diff",	required_argument, NULL, 'd' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
+		{ "folded",	required_argument, NULL, 'f' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "no-debuginfod", no_argument,	NULL, 'D' },
+		{ "no-normalize", no_argument,	NULL, 'N' },
+		{ "offcpu",	no_argument,	NULL, 'O' },
+		{ "offcpu-min",	required_argument, NULL, 'M' },
 		{ "pass",	no_argument,	NULL, 'p' },
 		{ "symfs",	required_argument, NULL, 'S' },
 		{ "top",	required_argument, NULL, 'T' },
@@ -121,6 +178,25 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'G':
 			o->flamepath = optarg;
+			break;
+		case 'd':
+			o->diffbase = optarg;
+			break;
+		case 'f':
+			o->foldedpath = optarg;
+			break;
+		case 'M':
+			if (pd_duration_parse(optarg, &o->offcpu_min) < 0) {
+				pd_warnx("--offcpu-min: not a duration (ns, "
+				    "us, ms, s): %s", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			break;
+		case 'N':
+			o->no_normalize = 1;
+			break;
+		case 'O':
+			o->offcpu = 1;
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
@@ -178,6 +254,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		    "--flamegraph a file");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	stacks_opts(o);
 	return optind;
 }
 
@@ -188,6 +265,8 @@ struct run {
 	struct pd_output out;		/* -p: the stream */
 	struct pd_writer *w;
 	struct flame	*flame;		/* --flamegraph: every input's */
+	struct flame	*base;		/* --diff: the base profile's */
+	struct flame	*cur;		/* the one the input goes to */
 	char		 cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
 	int		 status;
 };
@@ -274,6 +353,10 @@ input_open(struct run *run, struct input *in, const char *path)
 	struct pd_err err;
 	int flags = PD_RD_DECOMPRESS | PD_RD_KEEP_COMPRESSED, tapped = 0;
 
+	/* --offcpu reads sched_switch's fields by their formats. */
+	if (o->offcpu)
+		flags |= PD_RD_TRACEFMT;
+
 	memset(in, 0, sizeof(*in));
 	in->run = run;
 	rd = run->w != NULL ? tap_open(&in->tap, path, flags, &err) :
@@ -286,9 +369,9 @@ input_open(struct run *run, struct input *in, const char *path)
 	pd_interrupt_watch(rd);
 	if (stats_open(&in->st, rd) < 0 ||
 	    (o->topn > 0 && (in->top = symtop_new(o->by_dso)) == NULL) ||
-	    ((in->top != NULL || run->flame != NULL) &&
+	    ((in->top != NULL || run->cur != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
-	    run->flame)) == NULL)) {
+	    run->cur)) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
@@ -344,12 +427,13 @@ input_run(struct run *run, const char *path, int first)
 		run->status = PD_EXIT_DATA;
 	}
 	while (in.names != NULL && (note = names_note(in.names)) != NULL) {
-		if (run->flame != NULL)
+		if (run->cur != NULL)
 			pd_warnx("%s: %s", in.st.input, note);
 		else
 			pd_warnx("%s", note);
 	}
-	if (run->flame != NULL && run->cmdline[0] == '\0')
+	if (run->cur != NULL && run->cur == run->flame &&
+	    run->cmdline[0] == '\0')
 		memcpy(run->cmdline, in.st.hi.cmdline, sizeof(run->cmdline));
 	names_close(in.names);
 	symtop_free(in.top);
@@ -360,25 +444,96 @@ input_run(struct run *run, const char *path, int first)
 		pd_reader_close(rd);
 }
 
-/* The flame graph of every input, as stackcollapse-perf.pl: one event. */
+/* What a profile left out, said (input: what it is called). */
+static void
+flame_notes(struct run *run, struct flame *fl, const char *what)
+{
+	uint64_t bad;
+	const char *why;
+	char ebuf[256];
+
+	if (flame_is_offcpu(fl)) {
+		if (flame_offcpu_seen(fl, &bad, &why) == 0)
+			pd_warnx("%s: no sched:sched_switch or offcpu-time "
+			    "samples: nothing off CPU to show", what);
+		if (bad > 0) {
+			pd_warnx("%s: %" PRIu64 " switch%s left out: %s", what,
+			    bad, bad > 1 ? "es" : "", why);
+			run->status = PD_EXIT_DATA;
+		}
+	} else if (flame_left_out(fl) > 0)
+		pd_warnx("%s: %" PRIu64 " samples of other events than %s "
+		    "left out", what, flame_left_out(fl),
+		    pd_esc_str(flame_event(fl), ebuf, sizeof(ebuf)));
+}
+
+/*
+ * The flame graph of every input, as stackcollapse-perf.pl: one event;
+ * and/or its folded text. With --diff, against the base's.
+ */
 static void
 flame_finish(struct run *run)
 {
+	const struct opts *o = run->o;
 	struct flame *fl = run->flame;
-	const char *path = run->o->flamepath;
-	char title[320], ebuf[256];
+	struct pd_stacks *st = flame_stacks(fl), *joined = NULL;
+	struct flame_opts fo;
+	const char *ev = flame_event(fl);
+	char title[400], evbuf[256];
+	int off = flame_is_offcpu(fl);
 
-	if (flame_event(fl) != NULL)
-		snprintf(title, sizeof(title), "Flame Graph: %s, %" PRIu64
-		    " samples", flame_event(fl), flame_samples(fl));
-	else
-		snprintf(title, sizeof(title), "Flame Graph: no samples");
-	if (flame_write(fl, path, title, run->cmdline) < 0)
+	memset(&fo, 0, sizeof(fo));
+	fo.title = title;
+	fo.subtitle = run->cmdline;
+	fo.by_period = off;
+	fo.countname = off ? "ns" : "samples";
+	if (run->base != NULL &&
+	    (joined = diff_join(run->base, fl, !o->no_normalize, &fo)) ==
+	    NULL) {
+		pd_warnx("out of memory");
 		run->status = PD_EXIT_DATA;
-	if (flame_left_out(fl) > 0)
-		pd_warnx("%s: %" PRIu64 " samples of other events than %s "
-		    "left out", path, flame_left_out(fl),
-		    pd_esc_str(flame_event(fl), ebuf, sizeof(ebuf)));
+		return;
+	}
+	if (off)
+		snprintf(evbuf, sizeof(evbuf), "off-CPU time, %" PRIu64
+		    " waits", flame_samples(fl));
+	else if (ev != NULL)
+		snprintf(evbuf, sizeof(evbuf), "%s, %" PRIu64 " samples", ev,
+		    flame_samples(fl));
+	else
+		snprintf(evbuf, sizeof(evbuf), "no samples");
+	if (joined != NULL)
+		snprintf(title, sizeof(title), "Differential Flame Graph: %s "
+		    "against %s%s", evbuf, o->diffbase, o->no_normalize ? "" :
+		    " (normalized)");
+	else
+		snprintf(title, sizeof(title), "Flame Graph: %s", evbuf);
+	if (joined != NULL)
+		st = joined;
+	if (o->foldedpath != NULL && diff_folded(st, o->foldedpath, &fo) < 0)
+		run->status = PD_EXIT_DATA;
+	if (o->flamepath != NULL &&
+	    flame_write_stacks(st, o->flamepath, &fo) < 0)
+		run->status = PD_EXIT_DATA;
+	if (run->base != NULL)
+		flame_notes(run, run->base, o->diffbase);
+	flame_notes(run, fl, o->flamepath != NULL ? o->flamepath :
+	    o->foldedpath);
+	pd_stacks_free(joined);
+}
+
+/* A new flame for a run, as the options draw it; exits when it cannot. */
+static struct flame *
+run_flame(const struct opts *o)
+{
+	struct flame *fl;
+
+	if ((fl = flame_new()) == NULL ||
+	    (o->offcpu && flame_offcpu(fl, o->offcpu_min) < 0)) {
+		pd_warnx("out of memory");
+		exit(PD_EXIT_DATA);
+	}
+	return fl;
 }
 
 int
@@ -396,13 +551,13 @@ main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.o = &o;
 	run.sf = stdout;
-	if (o.flamepath != NULL) {
-		if ((run.flame = flame_new()) == NULL) {
-			pd_warnx("out of memory");
-			return PD_EXIT_DATA;
-		}
+	if (o.flamepath != NULL || o.foldedpath != NULL) {
+		run.flame = run_flame(&o);
+		if (o.diffbase != NULL)
+			run.base = run_flame(&o);
 		/* The picture on standard output: the summary goes aside. */
-		if (strcmp(o.flamepath, "-") == 0)
+		if ((o.flamepath != NULL && strcmp(o.flamepath, "-") == 0) ||
+		    (o.foldedpath != NULL && strcmp(o.foldedpath, "-") == 0))
 			run.sf = stderr;
 	}
 	if (o.pass) {
@@ -423,14 +578,21 @@ main(int argc, char **argv)
 			pd_die_write("standard output");
 		return run.status;
 	}
+	/* --diff: the base first, summed up like the others. */
+	if (run.base != NULL) {
+		run.cur = run.base;
+		input_run(&run, o.diffbase, 1);
+	}
+	run.cur = run.flame;
 	for (i = 0; inputs[i] != NULL && !pd_interrupted(); i++)
-		input_run(&run, inputs[i], i == 0);
+		input_run(&run, inputs[i], i == 0 && run.base == NULL);
 	if (run.w != NULL && (pd_writer_free(run.w) < 0 ||
 	    pd_output_close(&run.out, 1) < 0))
 		write_failed(&run);
 	if (run.flame != NULL) {
 		flame_finish(&run);
 		flame_free(run.flame);
+		flame_free(run.base);
 	}
 	if (run.sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
 		pd_die_write("standard output");

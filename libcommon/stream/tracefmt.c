@@ -777,3 +777,15 @@ pd_tf_field_bytes(const struct pd_tf_field *f, int big_endian,
 	*n = sz;
 	return 0;
 }
+
+const struct pd_tf_field *
+pd_tf_event_field(const struct pd_tf_event *te, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < te->nfields; i++)
+		if (te->fields[i].name_len == n &&
+		    memcmp(te->fields[i].name, name, n) == 0)
+			return &te->fields[i];
+	return NULL;
+}

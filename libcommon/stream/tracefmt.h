@@ -113,6 +113,10 @@ int	pd_tracefmt_finish(struct pd_tracefmt *, const char **why);
 const struct pd_tf_event	*pd_tracefmt_event(const struct pd_tracefmt *,
 				    uint32_t id);
 
+/* The field of the event named `name` (e.g. "prev_pid"), or NULL. */
+const struct pd_tf_field	*pd_tf_event_field(const struct pd_tf_event *,
+				    const char *name);
+
 /*
  * 1 when two events (of two blobs, say) are the same tracepoint with the
  * same RAW layout: system, name, and every field's name, offset, size

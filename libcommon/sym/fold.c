@@ -440,6 +440,23 @@ pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
     uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
     uint64_t period)
 {
+	const uint32_t *ids;
+	size_t k;
+	int r;
+
+	if ((r = pd_fold_stack_frames(f, sy, event, pid, tid, frames, n, &ids,
+	    &k)) <= 0)
+		return r;
+	if (pd_stacks_add(f->st, ids, k, 1, period) < 0)
+		return -1;
+	return 1;
+}
+
+int
+pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
+    uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
+    const uint32_t **ids, size_t *nids)
+{
 	struct pd_symres r;
 	const uint32_t *fid;
 	size_t i, k = 1, m, nmaps;
@@ -487,7 +504,7 @@ pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
 		while (m-- > 0)
 			f->ids[k++] = *fid++;
 	}
-	if (pd_stacks_add(f->st, f->ids, k, 1, period) < 0)
-		return -1;
+	*ids = f->ids;
+	*nids = k;
 	return 1;
 }

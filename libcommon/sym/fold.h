@@ -82,6 +82,18 @@ int	pd_fold_add_frames(struct pd_fold *, struct pd_syms *sy,
 	    const char *event, uint32_t pid, uint32_t tid,
 	    const struct pd_frame *frames, size_t n, uint64_t period);
 
+/*
+ * The stack pd_fold_add_frames would count, not counted: its ids
+ * (interned in pd_fold_stacks) in *ids, valid until the next call, and
+ * *nids. For a tool that counts it later with its own weight
+ * (pd_stacks_add): off-CPU time, known only when the thread returns.
+ * Returns 1, 0 (another event's sample: left out) or -1.
+ */
+int	pd_fold_stack_frames(struct pd_fold *, struct pd_syms *sy,
+	    const char *event, uint32_t pid, uint32_t tid,
+	    const struct pd_frame *frames, size_t n, const uint32_t **ids,
+	    size_t *nids);
+
 /* Forgets the string addresses seen so far; the stacks stay. */
 void	pd_fold_forget(struct pd_fold *);
 

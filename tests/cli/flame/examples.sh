@@ -12,6 +12,9 @@ command -v python3 >/dev/null 2>&1 || skip "no python3"
 build_prog
 perf record -q -e cpu-clock -F 999 -g -o perf.data -- ./prog 300 \
     2> rec.err || fail "perf record: $(cat rec.err)"
+# The later run pdstat's --diff example compares with it: b's path grew.
+perf record -q -e cpu-clock -F 999 -g -o new.data -- ./prog 200 1 3 \
+    2> rec.err || fail "perf record: $(cat rec.err)"
 
 for m in pddump.1 pdstat.1; do
 	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$PD_TOP/man/$m" |
@@ -40,4 +43,7 @@ diff -u want.folded perf.folded > diff.txt || fail "perf.folded: $(head diff.txt
 python3 "$PD_TOP/tests/cli/flame/svgcheck.py" flame.svg --name pd_flame_hot ||
 	fail "flame.svg"
 grep -Eq '^ *SAMPLE +[1-9]' summary.txt || fail "summary.txt: $(cat summary.txt)"
+# pdstat --diff: coloured from its own two-column text.
+python3 "$PD_TOP/tests/cli/flame/svgcheck.py" diff.svg --diff diff.folded ||
+	fail "diff.svg"
 echo "$i examples ran"

@@ -12,9 +12,17 @@
     [LO, HI];
   - the same name always has the same colour;
   - with --share NAME, prints "share NAME P": the percent of all samples
-    in NAME's frames (frames of one name that do not nest).
+    in NAME's frames (frames of one name that do not nest);
+  - with --diff FOLDED (difffolded.pl's "stack base new" lines, the
+    ones the graph was drawn from), a differential graph: titles end
+    "; +D%)" and each frame is coloured as flamegraph.pl colours it, by
+    the change of the stack ending in it against the largest change of
+    any stack (red grew, blue shrank, white none); each frame's stack
+    found from the boxes' geometry. Prints how many frames are red,
+    blue and white.
 
 usage: svgcheck.py FILE [--name NAME]... [--ratio A B LO HI] [--share NAME]
+                   [--diff FOLDED] [--unit samples|ns]
 """
 import re
 import sys
@@ -31,13 +39,17 @@ def die(msg):
 def main():
     args = sys.argv[1:]
     path = args.pop(0)
-    names, ratio, share = [], None, None
+    names, ratio, share, diff, unit = [], None, None, None, 'samples'
     while args:
         a = args.pop(0)
         if a == '--name':
             names.append(args.pop(0))
         elif a == '--share':
             share = args.pop(0)
+        elif a == '--diff':
+            diff = args.pop(0)
+        elif a == '--unit':
+            unit = args.pop(0)
         elif a == '--ratio':
             ratio = (args[0], args[1], float(args[2]), float(args[3]))
             del args[:4]
@@ -68,18 +80,23 @@ def main():
     if frames is None:
         die('no frames group')
     samples, colour, drawn = {}, {}, set()
+    boxes = []
     n = 0
+    tail = r'(; [+-]?[\d.]+%)?' if diff else ''
     for g in frames.findall(NS + 'g'):
         title = g.find(NS + 'title').text
-        m = re.match(r'^(.*) \(([\d,]+) samples, ([\d.]+)%\)$', title,
-                     re.DOTALL)
+        m = re.match(r'^(.*) \(([\d,]+) ' + unit + r', ([\d.]+)%' + tail +
+                     r'\)$', title, re.DOTALL)
         if not m:
             die('frame title ' + title)
         name = m.group(1)
         samples[name] = samples.get(name, 0) + int(m.group(2).replace(',',
                                                                      ''))
         fill = g.find(NS + 'rect').get('fill')
-        if colour.setdefault(name, fill) != fill:
+        r = g.find(NS + 'rect')
+        boxes.append((name, float(r.get('x')), float(r.get('width')),
+                      float(r.get("y")), fill, m.group(4) if diff else None))
+        if not diff and colour.setdefault(name, fill) != fill:
             die('%s has two colours' % name)
         if (g.find(NS + 'text').text or '') == name:
             drawn.add(name)
@@ -97,9 +114,58 @@ def main():
             die('%s:%s = %d:%d, not in [%g, %g]' % (ratio[0], ratio[1], a,
                                                      b, ratio[2], ratio[3]))
     print('%d frames, %d names' % (n, len(samples)))
+    if diff:
+        check_diff(boxes, diff, samples['all'])
     if share:
         print('share %s %.1f' % (share, 100.0 * samples.get(share, 0) /
                                  samples['all']))
+
+
+def check_diff(boxes, path, total):
+    """Each box's colour from the change of its own stack."""
+    change, maxd = {}, 1
+    for line in open(path, encoding='utf-8', errors='replace'):
+        stack, base, new = line.rstrip('\n').rsplit(' ', 2)
+        d = int(new) - int(base)
+        change[stack] = change.get(stack, 0) + d
+        maxd = max(maxd, abs(d))
+    # The stack of each box: its parent is the box one row below (y
+    # greater) that holds it, the root "all" at the bottom.
+    rows = {}
+    for b in boxes:
+        rows.setdefault(b[3], []).append(b)
+    ys = sorted(rows, reverse=True)
+    path_of = {}
+    for b in rows[ys[0]]:
+        path_of[id(b)] = []
+    for lo, y in zip(ys, ys[1:]):
+        for b in rows[y]:
+            best, over = None, 0.0
+            for p in rows[lo]:
+                o = min(b[1] + b[2], p[1] + p[2]) - max(b[1], p[1])
+                if o > over:
+                    best, over = p, o
+            if best is None or id(best) not in path_of:
+                die('box %s has no caller below it' % b[0])
+            path_of[id(b)] = path_of[id(best)] + [b[0]]
+    counts = {'red': 0, 'blue': 0, 'white': 0}
+    for b in boxes:
+        stack = ';'.join(path_of[id(b)])
+        d = change.get(stack, 0) if stack else 0
+        v = min(abs(d), maxd)
+        shade = 210 * (maxd - v) // maxd
+        want = ('rgb(255,%d,%d)' % (shade, shade) if d > 0 else
+                'rgb(%d,%d,255)' % (shade, shade) if d < 0 else
+                'rgb(255,255,255)')
+        if b[4] != want:
+            die('%s: %s, not %s (change %d of at most %d)' % (stack or 'all',
+                b[4], want, d, maxd))
+        if stack and b[5] != '; %s%.2f%%' % ('+' if d > 0 else '',
+                                             100.0 * d / total):
+            die('%s: change shown as %r, not %d of %d' % (stack, b[5], d,
+                                                          total))
+        counts['red' if d > 0 else 'blue' if d < 0 else 'white'] += 1
+    print('diff: %(red)d red, %(blue)d blue, %(white)d white' % counts)
 
 
 main()

@@ -15,6 +15,10 @@ sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$PD_TOP/man/pdstat.1" |
 perf record -q -e cpu-clock -F 999 -g -o perf.data -- \
     sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' 2> rec.err ||
 	fail "perf record: $(cat rec.err)"
+# The later recording the --diff example compares with perf.data.
+perf record -q -e cpu-clock -F 999 -g -o new.data -- \
+    sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done' 2> rec.err ||
+	fail "perf record: $(cat rec.err)"
 
 i=0
 while IFS= read -r cmd; do
