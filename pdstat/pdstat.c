@@ -33,7 +33,8 @@
 
 static const char usage_line[] =
     "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--top n [--by sym|dso]] [file ...]\n";
+    "              [--no-debuginfod] [--top n] [--sort key,...] [--by key]\n"
+    "              [--children] [--percent-limit pct] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -56,7 +57,14 @@ usage(FILE *f, int status)
 		    "      --top N      the N hottest symbols of each event "
 		    "by their samples'\n"
 		    "                   period, as perf report --sort sym\n"
-		    "      --by KEY     --top by sym (default) or dso\n"
+		    "      --sort KEYS  --top's rows by perf report's keys, "
+		    "in order: comm,\n"
+		    "                   pid (a thread; or tid), dso, sym; "
+		    "without --top, every row\n"
+		    "      --by KEY     --sort KEY: one key\n"
+		    "      --children   also each row's share through the "
+		    "callchains (inclusive)\n"
+		    "      --percent-limit PCT  only rows of at least PCT %%\n"
 		    "      --kallsyms FILE  kernel symbols for --top from "
 		    "FILE\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
@@ -69,8 +77,9 @@ usage(FILE *f, int status)
 }
 
 struct opts {
-	int		 json, pass, by_dso;
+	int		 json, pass;
 	size_t		 topn;		/* --top N; 0: none */
+	struct symtop_opts tk;		/* --sort, --children ... */
 	const char	*flamepath;
 	struct pd_syms_opts so;
 };
@@ -81,29 +90,38 @@ parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "by",		required_argument, NULL, 'B' },
+		{ "children",	no_argument,	NULL, 'C' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "no-debuginfod", no_argument,	NULL, 'D' },
 		{ "pass",	no_argument,	NULL, 'p' },
+		{ "percent-limit", required_argument, NULL, 'L' },
+		{ "sort",	required_argument, NULL, 'S' },
 		{ "top",	required_argument, NULL, 'T' },
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *why;
 	char *end;
-	int c;
+	int c, table = 0;
 
 	memset(o, 0, sizeof(*o));
 	while ((c = getopt_long(argc, argv, "hp", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
-			if (strcmp(optarg, "dso") != 0 &&
-			    strcmp(optarg, "sym") != 0) {
-				pd_warnx("--by: sym or dso, not %s", optarg);
+		case 'S':
+			if ((c == 'B' && strchr(optarg, ',') != NULL) ||
+			    symtop_parse_sort(&o->tk, optarg, &why) < 0) {
+				pd_warnx("--%s %s: %s", c == 'B' ? "by" : "sort",
+				    optarg, c == 'B' ? "one key" : why);
 				usage(stderr, PD_EXIT_USAGE);
 			}
-			o->by_dso = strcmp(optarg, "dso") == 0;
+			table = 1;
+			break;
+		case 'C':
+			o->tk.children = table = 1;
 			break;
 		case 'D':
 			/* Nothing in this process asks debuginfod then. */
@@ -121,6 +139,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'K':
 			o->so.kallsyms = optarg;
+			break;
+		case 'L':
+			errno = 0;
+			o->tk.percent_limit = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    !(o->tk.percent_limit >= 0)) {
+				pd_warnx("--percent-limit: not a percentage: "
+				    "%s", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			table = 1;
 			break;
 		case 'p':
 			o->pass = 1;
@@ -142,8 +171,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 			usage(stderr, PD_EXIT_USAGE);
 		}
 	}
+	/* As perf report: a table of every row unless --top says. */
+	if (table && o->topn == 0)
+		o->topn = SIZE_MAX;
 	/* --top by dso reads no file for symbols (names.c may still). */
-	o->so.dso_only = o->by_dso;
+	o->so.dso_only = symtop_dso_only(&o->tk);
 	if (o->pass && argc - optind > 1) {
 		pd_warnx("-p passes one stream through; give at most one "
 		    "input");
@@ -262,7 +294,7 @@ input_open(struct run *run, struct input *in, const char *path)
 	}
 	pd_interrupt_watch(rd);
 	if (stats_open(&in->st, rd) < 0 ||
-	    (o->topn > 0 && (in->top = symtop_new(o->by_dso)) == NULL) ||
+	    (o->topn > 0 && (in->top = symtop_new(&o->tk)) == NULL) ||
 	    ((in->top != NULL || run->flame != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
 	    run->flame)) == NULL)) {
