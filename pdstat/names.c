@@ -63,7 +63,8 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	struct names *nm = ctx;
 
 	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
-	    s) < 0 || (nm->fl == NULL && name_frames(nm, rec, s) < 0)))
+	    s) < 0 || (nm->fl == NULL && !symtop_names_frames(nm->top) &&
+	    name_frames(nm, rec, s) < 0)))
 		nm->oom = 1;
 	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
 		nm->oom = 1;

@@ -39,7 +39,8 @@ static const char usage_line[] =
     "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
     "              [--folded file] [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--no-debuginfod]\n"
-    "              [--symfs dir] [--top n [--by sym|dso]] [--build-ids]\n"
+    "              [--symfs dir] [--top n] [--sort key,...] [--by key]\n"
+    "              [--children] [--percent-limit pct] [--build-ids]\n"
     "              [file ...]\n";
 
 static void
@@ -80,7 +81,14 @@ usage(FILE *f, int status)
 		    "      --top N      the N hottest symbols of each event "
 		    "by their samples'\n"
 		    "                   period, as perf report --sort sym\n"
-		    "      --by KEY     --top by sym (default) or dso\n"
+		    "      --sort KEYS  --top's rows by perf report's keys, "
+		    "in order: comm,\n"
+		    "                   pid (a thread; or tid), dso, sym; "
+		    "without --top, every row\n"
+		    "      --by KEY     --sort KEY: one key\n"
+		    "      --children   also each row's share through the "
+		    "callchains (inclusive)\n"
+		    "      --percent-limit PCT  only rows of at least PCT %\n"
 		    "      --kallsyms FILE  kernel symbols for --top from "
 		    "FILE\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
@@ -97,8 +105,9 @@ usage(FILE *f, int status)
 }
 
 struct opts {
-	int		 json, pass, by_dso, build_ids;
+	int		 json, pass, build_ids;
 	size_t		 topn;		/* --top N; 0: none */
+	struct symtop_opts tk;		/* --sort, --children ... */
 	const char	*flamepath;
 	const char	*foldedpath;	/* --folded */
 	const char	*diffbase;	/* --diff */
@@ -140,6 +149,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "build-ids",	no_argument,	NULL, 'I' },
 		{ "by",		required_argument, NULL, 'B' },
+		{ "children",	no_argument,	NULL, 'C' },
 		{ "diff",	required_argument, NULL, 'd' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
 		{ "folded",	required_argument, NULL, 'f' },
@@ -151,25 +161,33 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "offcpu",	no_argument,	NULL, 'O' },
 		{ "offcpu-min",	required_argument, NULL, 'M' },
 		{ "pass",	no_argument,	NULL, 'p' },
+		{ "percent-limit", required_argument, NULL, 'L' },
+		{ "sort",	required_argument, NULL, 's' },
 		{ "symfs",	required_argument, NULL, 'S' },
 		{ "top",	required_argument, NULL, 'T' },
 		{ "verbose",	no_argument,	NULL, 'v' },
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *why;
 	char *end;
-	int c;
+	int c, table = 0;
 
 	memset(o, 0, sizeof(*o));
 	while ((c = getopt_long(argc, argv, "hpv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
-			if (strcmp(optarg, "dso") != 0 &&
-			    strcmp(optarg, "sym") != 0) {
-				pd_warnx("--by: sym or dso, not %s", optarg);
+		case 's':
+			if ((c == 'B' && strchr(optarg, ',') != NULL) ||
+			    symtop_parse_sort(&o->tk, optarg, &why) < 0) {
+				pd_warnx("--%s %s: %s", c == 'B' ? "by" : "sort",
+				    optarg, c == 'B' ? "one key" : why);
 				usage(stderr, PD_EXIT_USAGE);
 			}
-			o->by_dso = strcmp(optarg, "dso") == 0;
+			table = 1;
+			break;
+		case 'C':
+			o->tk.children = table = 1;
 			break;
 		case 'D':
 			/* Nothing in this process asks debuginfod then. */
@@ -210,6 +228,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'I':
 			o->build_ids = 1;
 			break;
+		case 'L':
+			errno = 0;
+			o->tk.percent_limit = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
+			    !(o->tk.percent_limit >= 0)) {
+				pd_warnx("--percent-limit: not a percentage: "
+				    "%s", optarg);
+				usage(stderr, PD_EXIT_USAGE);
+			}
+			table = 1;
+			break;
 		case 'p':
 			o->pass = 1;
 			break;
@@ -236,13 +265,16 @@ parse_opts(int argc, char **argv, struct opts *o)
 			usage(stderr, PD_EXIT_USAGE);
 		}
 	}
-	if (o->build_ids && (o->pass || o->json || o->topn > 0 ||
+	if (o->build_ids && (o->pass || o->json || o->topn > 0 || table ||
 	    o->flamepath != NULL)) {
 		pd_warnx("--build-ids goes alone");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	/* As perf report: a table of every row unless --top says. */
+	if (table && o->topn == 0)
+		o->topn = SIZE_MAX;
 	/* --top by dso reads no file for symbols (names.c may still). */
-	o->so.dso_only = o->by_dso;
+	o->so.dso_only = symtop_dso_only(&o->tk);
 	if (o->pass && argc - optind > 1) {
 		pd_warnx("-p passes one stream through; give at most one "
 		    "input");
@@ -368,7 +400,7 @@ input_open(struct run *run, struct input *in, const char *path)
 	}
 	pd_interrupt_watch(rd);
 	if (stats_open(&in->st, rd) < 0 ||
-	    (o->topn > 0 && (in->top = symtop_new(o->by_dso)) == NULL) ||
+	    (o->topn > 0 && (in->top = symtop_new(&o->tk)) == NULL) ||
 	    ((in->top != NULL || run->cur != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
 	    run->cur)) == NULL)) {

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdstat --top: samples grouped by the symbol of their ip (perf report's
- * "sym" key: a symbol of a dso, or, when unresolved, the address
- * itself) or by dso, weighted by period as perf report's Overhead is.
- * Rows are bounded: past ROWS_MAX distinct keys the rest is counted
- * in the totals only and said so.
+ * pdstat --top: samples grouped by perf report's sort keys, weighted by
+ * period as perf report's Overhead is. A row is the values of the keys
+ * asked for (the others stay zero): the comm at the sample's place in
+ * perf's delivery order (pd_syms_report_comm), the thread, the dso, and
+ * the symbol (a symbol of a dso, or, when unresolved, the address
+ * itself). With --children a sample's period also goes, once, to each
+ * other row its callchain passes through, as perf's cumulative entries.
+ * Rows are bounded: past ROWS_MAX distinct keys the rest is counted in
+ * the totals only and said so.
  */
 #include "pdstat/top.h"
 
@@ -23,14 +27,23 @@
 
 #define ROWS_MAX	(1U << 20)
 
-struct row {
+/* The key fields of a row, compared and hashed whole. */
+struct key {
+	const char	*comm;		/* interned by the pd_syms; NULL: */
+	const struct pd_syms_later *later;	/* named later, or ":tid" */
 	const char	*dso;		/* strings live in the pd_syms */
 	const char	*sym;		/* NULL: unresolved, see addr */
 	uint64_t	 addr;
-	uint64_t	 samples, period;
+	uint32_t	 tid;
 	int		 ev;
-	int		 kernel;
-	int		 used;
+};
+
+struct row {
+	struct key	 k;
+	uint64_t	 samples, period;
+	uint64_t	 acc;		/* --children: period through it */
+	uint64_t	 stamp;		/* the last sample that added to acc */
+	unsigned char	 kernel, used;
 };
 
 struct evtot {
@@ -38,22 +51,89 @@ struct evtot {
 };
 
 struct symtop {
-	int		 by_dso;
+	struct symtop_opts o;
+	unsigned	 has[SYMTOP_NKEYS];	/* 1: key asked for */
 	struct row	*rows;
 	size_t		 cap, n;
 	struct evtot	*tot;
 	size_t		 ntot;
 	uint64_t	 seed;		/* addresses come from the stream */
+	uint64_t	 seq;		/* samples so far: row stamps */
+	struct pd_syms	*sy;		/* of the samples: names at the end */
+	struct pd_frame	*fr;		/* --children: a sample's frames */
+	size_t		 frcap;
 };
 
+static const struct {
+	const char	*name, *alias, *plural, *head;
+} keys[SYMTOP_NKEYS] = {
+	[SYMTOP_COMM] =	{ "comm", NULL, "comms", "comm" },
+	[SYMTOP_PID] =	{ "pid", "tid", "threads", "pid:comm" },
+	[SYMTOP_DSO] =	{ "dso", NULL, "dsos", "dso" },
+	[SYMTOP_SYM] =	{ "sym", "symbol", "symbols", "symbol" },
+};
+
+int
+symtop_parse_sort(struct symtop_opts *o, const char *list, const char **why)
+{
+	const char *p = list, *e;
+	size_t len, i, j;
+
+	o->nkeys = 0;
+	for (;;) {
+		e = strchr(p, ',');
+		len = e != NULL ? (size_t)(e - p) : strlen(p);
+		for (i = 0; i < SYMTOP_NKEYS; i++)
+			if ((strlen(keys[i].name) == len &&
+			    memcmp(keys[i].name, p, len) == 0) ||
+			    (keys[i].alias != NULL &&
+			    strlen(keys[i].alias) == len &&
+			    memcmp(keys[i].alias, p, len) == 0))
+				break;
+		if (i == SYMTOP_NKEYS) {
+			*why = "keys are comm, pid (or tid), dso, sym";
+			return -1;
+		}
+		for (j = 0; j < o->nkeys; j++)
+			if (o->key[j] == i) {
+				*why = "a key given twice";
+				return -1;
+			}
+		o->key[o->nkeys++] = i;
+		if (e == NULL)
+			return 0;
+		p = e + 1;
+	}
+}
+
+int
+symtop_dso_only(const struct symtop_opts *o)
+{
+	size_t i;
+
+	if (o->nkeys == 0)
+		return 0;
+	for (i = 0; i < o->nkeys; i++)
+		if (o->key[i] == SYMTOP_SYM)
+			return 0;
+	return 1;
+}
+
 struct symtop *
-symtop_new(int by_dso)
+symtop_new(const struct symtop_opts *o)
 {
 	struct symtop *t;
+	size_t i;
 
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
-	t->by_dso = by_dso;
+	t->o = *o;
+	if (t->o.nkeys == 0) {
+		t->o.key[0] = SYMTOP_SYM;
+		t->o.nkeys = 1;
+	}
+	for (i = 0; i < t->o.nkeys; i++)
+		t->has[t->o.key[i]] = 1;
 	t->seed = pd_idmap_seed();
 	return t;
 }
@@ -65,33 +145,35 @@ symtop_free(struct symtop *t)
 		return;
 	free(t->rows);
 	free(t->tot);
+	free(t->fr);
 	free(t);
 }
 
-static int	count(struct symtop *, int, uint64_t, const struct pd_symres *);
-
 int
-symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
-    const struct pd_rec *rec, const struct pd_sample *s)
+symtop_names_frames(const struct symtop *t)
 {
-	struct pd_symres ip;
-
-	if (s->type & PERF_SAMPLE_IP)
-		pd_syms_resolve(sy, s->pid, rec->misc &
-		    PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &ip);
-	return count(t, ev->idx, s->type & PERF_SAMPLE_PERIOD ? s->period :
-	    ev->attr.sample_period, s->type & PERF_SAMPLE_IP ? &ip : NULL);
+	return t->o.children;
 }
 
 static uint64_t
-row_hash(const struct symtop *t, int ev, const char *dso, const char *sym,
-    uint64_t addr)
+key_hash(const struct symtop *t, const struct key *k)
 {
-	uint64_t h = (uint64_t)ev * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)k->ev * 0x9e3779b97f4a7c15ULL;
 
-	h ^= (uint64_t)(uintptr_t)dso * 0xc2b2ae3d27d4eb4fULL;
-	h ^= (uint64_t)(uintptr_t)sym * 0x165667b19e3779f9ULL;
-	return pd_idmap_mix(h ^ pd_idmap_mix(addr, t->seed), t->seed);
+	h ^= (uint64_t)(uintptr_t)k->dso * 0xc2b2ae3d27d4eb4fULL;
+	h ^= (uint64_t)(uintptr_t)k->sym * 0x165667b19e3779f9ULL;
+	h ^= (uint64_t)(uintptr_t)k->comm * 0x27d4eb2f165667c5ULL;
+	h ^= (uint64_t)(uintptr_t)k->later * 0x94d049bb133111ebULL;
+	h ^= (uint64_t)k->tid << 32;
+	return pd_idmap_mix(h ^ pd_idmap_mix(k->addr, t->seed), t->seed);
+}
+
+static int
+key_eq(const struct key *a, const struct key *b)
+{
+	return a->ev == b->ev && a->dso == b->dso && a->sym == b->sym &&
+	    a->addr == b->addr && a->comm == b->comm &&
+	    a->later == b->later && a->tid == b->tid;
 }
 
 static int
@@ -107,7 +189,7 @@ grow(struct symtop *t)
 
 		if (!r->used)
 			continue;
-		j = row_hash(t, r->ev, r->dso, r->sym, r->addr) & (ncap - 1);
+		j = key_hash(t, &r->k) & (ncap - 1);
 		while (nr[j].used)
 			j = (j + 1) & (ncap - 1);
 		nr[j] = *r;
@@ -118,15 +200,51 @@ grow(struct symtop *t)
 	return 0;
 }
 
-static int
-count(struct symtop *t, int ev, uint64_t period, const struct pd_symres *ip)
+/*
+ * The row of k (its dso and symbol filled from res first), made if
+ * new; NULL when the table is full (dropped) or out of memory (*oom).
+ */
+static struct row *
+row_get(struct symtop *t, struct key *k, const struct pd_symres *res,
+    uint64_t addr, int *oom)
 {
-	struct pd_symres res;
-	const char *sym;
-	uint64_t addr;
-	size_t i;
 	struct row *r;
+	size_t i;
 
+	if (t->has[SYMTOP_DSO] || t->has[SYMTOP_SYM])
+		k->dso = res->dso;
+	if (t->has[SYMTOP_SYM]) {
+		k->sym = res->name;
+		/* Unresolved: one row per address, as perf groups. */
+		k->addr = res->name != NULL ? 0 : addr;
+	}
+	if (t->n * 2 >= t->cap) {
+		if (t->n >= ROWS_MAX)
+			return NULL;
+		if (grow(t) < 0) {
+			*oom = 1;
+			return NULL;
+		}
+	}
+	i = key_hash(t, k) & (t->cap - 1);
+	for (;;) {
+		r = &t->rows[i];
+		if (!r->used)
+			break;
+		if (key_eq(&r->k, k))
+			return r;
+		i = (i + 1) & (t->cap - 1);
+	}
+	r->used = 1;
+	r->k = *k;
+	r->kernel = res->kernel;
+	t->n++;
+	return r;
+}
+
+static int
+count_ev(struct symtop *t, int ev, uint64_t period)
+{
 	if ((size_t)ev >= t->ntot) {
 		size_t n = ev + 8;
 		struct evtot *nt = realloc(t->tot, n * sizeof(*nt));
@@ -139,76 +257,263 @@ count(struct symtop *t, int ev, uint64_t period, const struct pd_symres *ip)
 	}
 	t->tot[ev].samples++;
 	t->tot[ev].period += period;
-	if (ip == NULL)
-		return 0;
-	res = *ip;
-	sym = t->by_dso ? NULL : res.name;
-	/* Unresolved: one row per address in the dso, as perf groups. */
-	addr = t->by_dso || res.name != NULL ? 0 : res.rel;
-	if (t->n * 2 >= t->cap) {
-		if (t->n >= ROWS_MAX) {
-			t->tot[ev].dropped++;
-			return 0;
-		}
-		if (grow(t) < 0)
-			return -1;
-	}
-	i = row_hash(t, ev, res.dso, sym, addr) & (t->cap - 1);
-	for (;;) {
-		r = &t->rows[i];
-		if (!r->used)
-			break;
-		if (r->ev == ev && r->dso == res.dso && r->sym == sym &&
-		    r->addr == addr)
-			goto found;
-		i = (i + 1) & (t->cap - 1);
-	}
-	r->used = 1;
-	r->ev = ev;
-	r->dso = res.dso;
-	r->sym = sym;
-	r->addr = addr;
-	r->kernel = res.kernel;
-	t->n++;
-found:
-	r->samples++;
-	r->period += period;
 	return 0;
 }
 
+/*
+ * --children: the sample's period to each row its frames name, once
+ * (perf's he_cache), beside the sample's own row. A frame perf does not
+ * resolve keeps its raw address, as perf's callchain entries do, while
+ * the sample's own row has it in the dso's terms; and one in no map
+ * shows the level of the frame before it, callers first (perf's order
+ * with --children), or of the sample: perf leaves it as it was.
+ */
 static int
-row_cmp(const void *a, const void *b)
+count_frames(struct symtop *t, struct pd_syms *sy, struct key *k,
+    const struct pd_rec *rec, const struct pd_sample *s, uint64_t period,
+    int kernel)
 {
-	const struct row *x = *(const struct row *const *)a;
-	const struct row *y = *(const struct row *const *)b;
+	struct pd_symres res;
+	struct row *r;
+	size_t i, n;
+	int oom = 0;
+
+	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
+	    s->callchain_nr : 1;
+	if (n > t->frcap) {
+		struct pd_frame *f = realloc(t->fr, n * sizeof(*f));
+
+		if (f == NULL)
+			return -1;
+		t->fr = f;
+		t->frcap = n;
+	}
+	for (i = pd_sample_frames(s, rec->misc, t->fr, n); i-- > 0; ) {
+		pd_syms_resolve(sy, s->pid, t->fr[i].cpumode, t->fr[i].addr,
+		    &res);
+		if (strcmp(res.dso, "[unknown]") == 0)
+			res.kernel = kernel;
+		else
+			kernel = res.kernel;
+		if ((r = row_get(t, k, &res, t->fr[i].addr, &oom)) == NULL) {
+			if (oom)
+				return -1;
+			continue;
+		}
+		if (r->stamp != t->seq) {
+			r->stamp = t->seq;
+			r->acc += period;
+		}
+	}
+	return 0;
+}
+
+int
+symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
+    const struct pd_rec *rec, const struct pd_sample *s)
+{
+	static const struct pd_symres none = { .dso = "[unknown]" };
+	struct pd_symres ip;
+	struct key k;
+	struct row *r;
+	uint64_t period = s->type & PERF_SAMPLE_PERIOD ? s->period :
+	    ev->attr.sample_period;
+	uint32_t tid = s->type & PERF_SAMPLE_TID ? s->tid : UINT32_MAX;
+	int oom = 0;
+
+	t->sy = sy;
+	if (count_ev(t, ev->idx, period) < 0)
+		return -1;
+	if (!(s->type & PERF_SAMPLE_IP))
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.ev = ev->idx;
+	if (t->has[SYMTOP_COMM] &&
+	    (k.comm = pd_syms_report_comm(sy, tid, &k.later)) == NULL &&
+	    k.later == NULL)
+		k.tid = tid;	/* ":tid", named by nothing */
+	if (t->has[SYMTOP_PID])
+		k.tid = tid;
+	if (t->has[SYMTOP_DSO] || t->has[SYMTOP_SYM])
+		pd_syms_resolve(sy, s->pid, rec->misc &
+		    PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &ip);
+	else
+		ip = none;
+	t->seq++;
+	if ((r = row_get(t, &k, &ip, ip.rel, &oom)) == NULL) {
+		if (oom)
+			return -1;
+		t->tot[ev->idx].dropped++;
+		return 0;
+	}
+	r->samples++;
+	r->period += period;
+	if (!t->o.children)
+		return 0;
+	r->stamp = t->seq;
+	r->acc += period;
+	return count_frames(t, sy, &k, rec, s, period, ip.kernel);
+}
+
+/* ----- output ----- */
+
+/* A row as shown: comms named as they are at the end, rows merged. */
+struct shown {
+	const char	*comm;		/* NULL: cbuf */
+	char		 cbuf[16];	/* ":tid" */
+	uint32_t	 ctid;		/* of an unnamed comm */
+	const struct row *r;
+	uint64_t	 samples, period, acc;
+};
+
+static const char *
+comm_name(const struct shown *s)
+{
+	return s->comm != NULL ? s->comm : s->cbuf;
+}
+
+/* perf's short name of a dso: its file name. */
+static const char *
+dso_short(const char *dso)
+{
+	const char *p;
+
+	if (dso[0] == '/' && (p = strrchr(dso, '/')) != NULL && p[1] != '\0')
+		return p + 1;
+	return dso;
+}
+
+static int
+is_unknown(const char *dso)
+{
+	return strcmp(dso, "[unknown]") == 0;
+}
+
+static const struct symtop *sorting;	/* qsort has no context */
+
+/* The same row once comms are named: merge them (as perf collapses). */
+static int
+same_cmp(const void *a, const void *b)
+{
+	const struct shown *x = a, *y = b;
+	const struct key *p = &x->r->k, *q = &y->r->k;
+
+	if (x->comm != y->comm)
+		return (uintptr_t)x->comm < (uintptr_t)y->comm ? -1 : 1;
+	if (x->ctid != y->ctid)
+		return x->ctid < y->ctid ? -1 : 1;
+	if (p->tid != q->tid)
+		return p->tid < q->tid ? -1 : 1;
+	if (p->dso != q->dso)
+		return (uintptr_t)p->dso < (uintptr_t)q->dso ? -1 : 1;
+	if (p->sym != q->sym)
+		return (uintptr_t)p->sym < (uintptr_t)q->sym ? -1 : 1;
+	return p->addr < q->addr ? -1 : p->addr > q->addr;
+}
+
+#define CMP(a, b)	((a) < (b) ? -1 : (a) > (b))
+
+/*
+ * perf report's output order: children, then self period, highest
+ * first; then the keys in their order (comms and symbols by name,
+ * threads by tid, dsos by short name, unknown ones and unresolved
+ * symbols last); then ours, for a fixed order where perf has none.
+ */
+static int
+rank_cmp(const void *a, const void *b)
+{
+	const struct shown *x = a, *y = b;
+	const struct key *p = &x->r->k, *q = &y->r->k;
+	size_t i;
 	int c;
 
+	if (sorting->o.children && x->acc != y->acc)
+		return x->acc > y->acc ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
+	for (i = 0; i < sorting->o.nkeys; i++) {
+		switch (sorting->o.key[i]) {
+		case SYMTOP_COMM:
+			c = strcmp(comm_name(x), comm_name(y));
+			break;
+		case SYMTOP_PID:
+			c = CMP(p->tid, q->tid);
+			break;
+		case SYMTOP_DSO:
+			if ((c = CMP(is_unknown(p->dso),
+			    is_unknown(q->dso))) == 0)
+				c = strcmp(dso_short(p->dso),
+				    dso_short(q->dso));
+			break;
+		default:
+			if ((c = CMP(p->sym == NULL, q->sym == NULL)) == 0 &&
+			    p->sym != NULL)
+				c = strcmp(p->sym, q->sym);
+			break;
+		}
+		if (c != 0)
+			return c;
+	}
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
-	if ((c = strcmp(x->dso, y->dso)) != 0)
+	if (p->dso != q->dso && (c = strcmp(p->dso, q->dso)) != 0)
 		return c;
-	if (x->sym != NULL && y->sym != NULL &&
-	    (c = strcmp(x->sym, y->sym)) != 0)
+	if (p->sym != q->sym && p->sym != NULL && q->sym != NULL &&
+	    (c = strcmp(p->sym, q->sym)) != 0)
 		return c;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if ((c = CMP(p->addr, q->addr)) != 0)
+		return c;
+	return strcmp(comm_name(x), comm_name(y));
 }
 
 /* The rows of event ev, hottest first; *n of them. NULL when none. */
-static struct row **
+static struct shown *
 ranked(struct symtop *t, int ev, size_t *n)
 {
-	struct row **v;
-	size_t i, k = 0;
+	struct shown *v;
+	size_t i, j, k = 0;
+	int later = 0;
 
 	*n = 0;
-	if (t->n == 0 || (v = malloc(t->n * sizeof(*v))) == NULL)
+	if (t->n == 0 || (v = calloc(t->n, sizeof(*v))) == NULL)
 		return NULL;
-	for (i = 0; i < t->cap; i++)
-		if (t->rows[i].used && t->rows[i].ev == ev)
-			v[k++] = &t->rows[i];
-	qsort(v, k, sizeof(*v), row_cmp);
+	for (i = 0; i < t->cap; i++) {
+		const struct row *r = &t->rows[i];
+		struct shown *s;
+
+		if (!r->used || r->k.ev != ev)
+			continue;
+		s = &v[k++];
+		s->r = r;
+		s->samples = r->samples;
+		s->period = r->period;
+		s->acc = r->acc;
+		s->comm = r->k.comm;
+		if (r->k.later != NULL) {
+			later = 1;
+			s->comm = r->k.later->comm;
+			if (s->comm == NULL)
+				s->ctid = r->k.later->tid;
+		} else if (s->comm == NULL && t->has[SYMTOP_COMM])
+			s->ctid = r->k.tid;
+		if (s->comm == NULL)
+			snprintf(s->cbuf, sizeof(s->cbuf), ":%d",
+			    (int)s->ctid);
+	}
+	if (later && k > 1) {
+		qsort(v, k, sizeof(*v), same_cmp);
+		for (i = 0, j = 1; j < k; j++) {
+			if (same_cmp(&v[i], &v[j]) == 0) {
+				v[i].samples += v[j].samples;
+				v[i].period += v[j].period;
+				v[i].acc += v[j].acc;
+			} else if (++i != j)
+				v[i] = v[j];
+		}
+		k = i + 1;
+	}
+	sorting = t;
+	qsort(v, k, sizeof(*v), rank_cmp);
 	*n = k;
 	return v;
 }
@@ -217,6 +522,29 @@ static double
 pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* Whether s is shown: over the percent limit, as perf's. */
+static int
+over_limit(const struct symtop *t, const struct shown *s, int ev)
+{
+	return pct(t->o.children ? s->acc : s->period,
+	    t->tot[ev].period) >= t->o.percent_limit;
+}
+
+/* perf's name of the thread tid (the "pid" key), as it is at the end. */
+static const char *
+thread_name(struct symtop *t, uint32_t tid, char *buf, size_t len)
+{
+	const struct pd_syms_later *l;
+	const char *c = NULL;
+
+	if (t->sy != NULL)
+		c = pd_syms_report_comm(t->sy, tid, &l);
+	if (c != NULL)
+		return c;
+	snprintf(buf, len, ":%d", (int)tid);
+	return buf;
 }
 
 static const char *
@@ -230,48 +558,160 @@ evname(const struct pd_evlist *el, int ev, char *buf, size_t len)
 	return buf;
 }
 
+/* The text of the key column c of row s: escaped, in buf or static. */
+static const char *
+cell(struct symtop *t, const struct shown *s, unsigned c, char *buf,
+    size_t len)
+{
+	/* Names from the stream go out escaped (esc.h). */
+	char e1[512], e2[512], nb[16];
+	const struct row *r = s->r;
+
+	switch (c) {
+	case SYMTOP_COMM:
+		return pd_esc_str(comm_name(s), buf, len);
+	case SYMTOP_PID:
+		snprintf(buf, len, "%7d:%s", (int)r->k.tid, pd_esc_str(
+		    thread_name(t, r->k.tid, nb, sizeof(nb)), e1,
+		    sizeof(e1)));
+		return buf;
+	case SYMTOP_DSO:
+		return pd_esc_str(r->k.dso, buf, len);
+	}
+	if (r->k.sym != NULL)
+		snprintf(e2, sizeof(e2), "%s", pd_esc_str(r->k.sym, e1,
+		    sizeof(e1)));
+	else
+		snprintf(e2, sizeof(e2), "0x%016" PRIx64, r->k.addr);
+	if (t->has[SYMTOP_DSO])
+		snprintf(buf, len, "[%c] %s", r->kernel ? 'k' : '.', e2);
+	else
+		snprintf(buf, len, "[%c] %s  (%s)", r->kernel ? 'k' : '.', e2,
+		    pd_esc_str(r->k.dso, e1, sizeof(e1)));
+	return buf;
+}
+
+/* How wide each key column of the rows shown is (the last: 0). */
+static void
+widths(struct symtop *t, const struct shown *v, size_t k, int ev, size_t n,
+    size_t *w)
+{
+	char buf[1024];
+	size_t i, j, len;
+
+	for (j = 0; j < t->o.nkeys; j++)
+		w[j] = strlen(keys[t->o.key[j]].head);
+	for (i = 0, n = n < k ? n : k; i < k && n > 0; i++) {
+		if (!over_limit(t, &v[i], ev))
+			continue;
+		n--;
+		for (j = 0; j + 1 < t->o.nkeys; j++)
+			if ((len = strlen(cell(t, &v[i], t->o.key[j], buf,
+			    sizeof(buf)))) > w[j])
+				w[j] = len;
+	}
+	w[t->o.nkeys - 1] = 0;
+}
+
+static void
+print_event(struct symtop *t, FILE *f, const struct pd_evlist *el, int ev,
+    size_t n)
+{
+	char buf[1024], eb[64], nb[64];
+	size_t w[SYMTOP_NKEYS], i, j, k, shown;
+	struct shown *v;
+	const char *what;
+
+	if (t->o.nkeys == 1)
+		what = keys[t->o.key[0]].plural;
+	else {
+		for (i = 0, j = 0; i < t->o.nkeys; i++)
+			j += snprintf(nb + j, sizeof(nb) - j, "%s%s",
+			    i ? "," : "rows by ", keys[t->o.key[i]].name);
+		what = nb;
+	}
+	fprintf(f, "\ntop %s of %s (%% of %" PRIu64 " samples' period)\n",
+	    what, pd_esc_str(evname(el, ev, eb, sizeof(eb)), buf,
+	    sizeof(buf)), t->tot[ev].samples);
+	v = ranked(t, ev, &k);
+	widths(t, v, k, ev, n, w);
+	if (t->o.children)
+		fprintf(f, "%8s %8s %10s", "children", "self", "samples");
+	else
+		fprintf(f, "%8s %10s", "overhead", "samples");
+	for (j = 0; j < t->o.nkeys; j++)
+		fprintf(f, "  %-*s", (int)w[j], keys[t->o.key[j]].head);
+	fputc('\n', f);
+	for (i = 0, shown = 0; i < k && shown < n; i++) {
+		if (!over_limit(t, &v[i], ev))
+			continue;
+		shown++;
+		if (t->o.children)
+			fprintf(f, "%7.2f%% ", pct(v[i].acc,
+			    t->tot[ev].period));
+		fprintf(f, "%7.2f%% %10" PRIu64, pct(v[i].period,
+		    t->tot[ev].period), v[i].samples);
+		for (j = 0; j < t->o.nkeys; j++)
+			fprintf(f, "  %-*s", (int)w[j], cell(t, &v[i],
+			    t->o.key[j], buf, sizeof(buf)));
+		fputc('\n', f);
+	}
+	free(v);
+	if (t->tot[ev].dropped > 0)
+		fprintf(f, "  %" PRIu64 " samples past %u rows are not in this "
+		    "table\n", t->tot[ev].dropped, ROWS_MAX);
+}
+
 void
 symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
     size_t n)
 {
-	/* Names from the stream go out escaped (esc.h). */
-	static char e1[1024], e2[1024];
-	struct row **v;
-	char buf[64];
-	size_t ev, i, k;
+	size_t ev;
 
-	for (ev = 0; ev < pd_evlist_count(el) && ev < t->ntot; ev++) {
-		if (t->tot[ev].samples == 0)
-			continue;
-		fprintf(f, "\ntop %s of %s (%% of %" PRIu64 " samples' "
-		    "period)\n", t->by_dso ? "dsos" : "symbols",
-		    pd_esc_str(evname(el, ev, buf, sizeof(buf)), e1,
-		    sizeof(e1)), t->tot[ev].samples);
-		fprintf(f, "%8s %10s  %s\n", "overhead", "samples",
-		    t->by_dso ? "dso" : "symbol");
-		v = ranked(t, ev, &k);
-		for (i = 0; i < k && i < n; i++) {
-			struct row *r = v[i];
+	for (ev = 0; ev < pd_evlist_count(el) && ev < t->ntot; ev++)
+		if (t->tot[ev].samples > 0)
+			print_event(t, f, el, ev, n);
+}
 
-			fprintf(f, "%7.2f%% %10" PRIu64 "  ",
-			    pct(r->period, t->tot[ev].period), r->samples);
-			if (t->by_dso)
-				fprintf(f, "%s\n", pd_esc_str(r->dso, e2,
-				    sizeof(e2)));
-			else if (r->sym != NULL)
-				fprintf(f, "[%c] %s  (%s)\n", r->kernel ? 'k' :
-				    '.', pd_esc_str(r->sym, e1, sizeof(e1)),
-				    pd_esc_str(r->dso, e2, sizeof(e2)));
+/* One row's keys as JSON members, each followed by ", ". */
+static void
+json_keys(struct symtop *t, FILE *f, const struct shown *s)
+{
+	const struct row *r = s->r;
+	char nb[16];
+	size_t j;
+
+	for (j = 0; j < t->o.nkeys; j++) {
+		switch (t->o.key[j]) {
+		case SYMTOP_COMM:
+			fputs("\"comm\": ", f);
+			pd_json_str(f, comm_name(s));
+			break;
+		case SYMTOP_PID:
+			fprintf(f, "\"pid\": %d, \"pid_comm\": ", (int)r->k.tid);
+			pd_json_str(f, thread_name(t, r->k.tid, nb,
+			    sizeof(nb)));
+			break;
+		case SYMTOP_DSO:
+			fputs("\"dso\": ", f);
+			pd_json_str(f, r->k.dso);
+			break;
+		case SYMTOP_SYM:
+			fputs("\"sym\": ", f);
+			if (r->k.sym != NULL)
+				pd_json_str(f, r->k.sym);
 			else
-				fprintf(f, "[%c] 0x%016" PRIx64 "  (%s)\n",
-				    r->kernel ? 'k' : '.', r->addr,
-				    pd_esc_str(r->dso, e2, sizeof(e2)));
+				fprintf(f, "null, \"addr\": \"0x%" PRIx64 "\"",
+				    r->k.addr);
+			fprintf(f, ", \"kernel\": %s", r->kernel ? "true" :
+			    "false");
+			if (!t->has[SYMTOP_DSO]) {
+				fputs(", \"dso\": ", f);
+				pd_json_str(f, r->k.dso);
+			}
+			break;
 		}
-		free(v);
-		if (t->tot[ev].dropped > 0)
-			fprintf(f, "  %" PRIu64 " samples past %u rows are "
-			    "not in this table\n", t->tot[ev].dropped,
-			    ROWS_MAX);
+		fputs(", ", f);
 	}
 }
 
@@ -279,9 +719,9 @@ void
 symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
     size_t n)
 {
-	struct row **v;
+	struct shown *v;
 	char buf[64];
-	size_t ev, i, k;
+	size_t ev, i, j, k, shown;
 	const char *sep = "";
 
 	fputc('[', f);
@@ -290,35 +730,33 @@ symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
 			continue;
 		fprintf(f, "%s\n    {\"event\": ", sep);
 		pd_json_str(f, evname(el, ev, buf, sizeof(buf)));
-		fprintf(f, ", \"by\": \"%s\", \"samples\": %" PRIu64
-		    ", \"period\": %" PRIu64 ", \"not_shown\": %" PRIu64
-		    ", \"rows\": [", t->by_dso ? "dso" : "sym",
+		fputs(", \"by\": \"", f);
+		for (j = 0; j < t->o.nkeys; j++)
+			fprintf(f, "%s%s", j ? "," : "",
+			    keys[t->o.key[j]].name);
+		fprintf(f, "\"%s, \"samples\": %" PRIu64 ", \"period\": %"
+		    PRIu64 ", \"not_shown\": %" PRIu64 ", \"rows\": [",
+		    t->o.children ? ", \"children\": true" : "",
 		    t->tot[ev].samples, t->tot[ev].period,
 		    t->tot[ev].dropped);
 		sep = ",";
 		v = ranked(t, ev, &k);
-		for (i = 0; i < k && i < n; i++) {
-			struct row *r = v[i];
-
-			fprintf(f, "%s\n      {", i ? "," : "");
-			if (!t->by_dso) {
-				fputs("\"sym\": ", f);
-				if (r->sym != NULL)
-					pd_json_str(f, r->sym);
-				else
-					fprintf(f, "null, \"addr\": \"0x%"
-					    PRIx64 "\"", r->addr);
-				fprintf(f, ", \"kernel\": %s, ", r->kernel ?
-				    "true" : "false");
-			}
-			fputs("\"dso\": ", f);
-			pd_json_str(f, r->dso);
-			fprintf(f, ", \"samples\": %" PRIu64 ", \"period\": %"
-			    PRIu64 ", \"percent\": %.2f}", r->samples,
-			    r->period, pct(r->period, t->tot[ev].period));
+		for (i = 0, shown = 0; i < k && shown < n; i++) {
+			if (!over_limit(t, &v[i], ev))
+				continue;
+			fprintf(f, "%s\n      {", shown++ ? "," : "");
+			json_keys(t, f, &v[i]);
+			fprintf(f, "\"samples\": %" PRIu64 ", \"period\": %"
+			    PRIu64 ", \"percent\": %.2f", v[i].samples,
+			    v[i].period, pct(v[i].period, t->tot[ev].period));
+			if (t->o.children)
+				fprintf(f, ", \"children_period\": %" PRIu64
+				    ", \"children_percent\": %.2f", v[i].acc,
+				    pct(v[i].acc, t->tot[ev].period));
+			fputc('}', f);
 		}
 		free(v);
-		fprintf(f, "%s]}", k ? "\n    " : "");
+		fprintf(f, "%s]}", shown ? "\n    " : "");
 	}
 	fprintf(f, "%s]", *sep ? "\n  " : "");
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pdstat --top: the hottest symbols (or dsos) by the samples' own ip,
- * per event, as perf report --sort sym (or dso) counts them.
+ * pdstat --top: the samples of each event grouped by perf report's sort
+ * keys (comm, pid, dso, sym, in the order given), as perf report --sort
+ * counts them: by period (Overhead), or with --children by the period
+ * of the samples whose callchain passes through the row too.
  */
 #ifndef PDSTAT_TOP_H
 #define PDSTAT_TOP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,20 +19,52 @@ struct pd_sample;
 struct pd_syms;
 struct symtop;
 
-/* by_dso: rows are dsos, else symbols. NULL when out of memory. */
-struct symtop	*symtop_new(int by_dso);
+/* perf report's sort keys that pdstat knows. */
+enum symtop_key {
+	SYMTOP_COMM,		/* the comm at the sample's time */
+	SYMTOP_PID,		/* perf's "pid": the thread (tid) */
+	SYMTOP_DSO,
+	SYMTOP_SYM,		/* a symbol, or an unresolved address */
+	SYMTOP_NKEYS
+};
+
+struct symtop_opts {
+	unsigned char	 key[SYMTOP_NKEYS];	/* in sort order */
+	size_t		 nkeys;			/* 0: sym */
+	int		 children;		/* --children */
+	double		 percent_limit;		/* --percent-limit */
+};
+
+/*
+ * Parses a --sort list ("comm,dso": perf's names, "symbol" and "tid"
+ * too) into o. 0, or -1 with *why saying what is wrong.
+ */
+int	symtop_parse_sort(struct symtop_opts *o, const char *list,
+	    const char **why);
+
+/* 1 when o names no symbol: files need not be read. */
+int	symtop_dso_only(const struct symtop_opts *o);
+
+/* A table keyed as o says (copied). NULL when out of memory. */
+struct symtop	*symtop_new(const struct symtop_opts *o);
 void		 symtop_free(struct symtop *);
 
 /*
- * A sample of ev, its ip named through sy as it stands (at the sample's
- * time: names.h). The rows point at sy's strings: print them before sy
- * goes. 0, or -1 when out of memory.
+ * A sample of ev, its ip (and with --children its frames) named through
+ * sy as it stands (at the sample's time: names.h). The rows point at
+ * sy's strings: print them before sy goes. 0, or -1 when out of memory.
  */
 int	symtop_sample(struct symtop *, struct pd_syms *sy,
 	    const struct pd_evsel *ev, const struct pd_rec *rec,
 	    const struct pd_sample *s);
 
-/* The n hottest rows of each event: a text table, or a JSON array. */
+/* 1 when symtop_sample() names every frame of a sample itself. */
+int	symtop_names_frames(const struct symtop *);
+
+/*
+ * The n hottest rows of each event (those over the percent limit): a
+ * text table, or a JSON array.
+ */
 void	symtop_print(struct symtop *, FILE *, const struct pd_evlist *,
 	    size_t n);
 void	symtop_json(struct symtop *, FILE *, const struct pd_evlist *,

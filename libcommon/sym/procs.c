@@ -116,6 +116,7 @@ thread_get(struct pd_syms *sy, uint32_t tid, int create)
 	sy->threads[i].tid = tid;
 	sy->threads[i].pid = tid;
 	sy->threads[i].comm = NULL;
+	sy->threads[i].later = NULL;
 	sy->tn++;
 	return &sy->threads[i];
 }
@@ -231,6 +232,12 @@ pd_syms_procs_free(struct pd_syms *sy)
 	free(sy->procs);
 	proc_clear(sy, &sy->kern);
 	free(sy->threads);
+	while (sy->laters != NULL) {
+		struct pd_syms_later *l = sy->laters;
+
+		sy->laters = l->next;
+		free(l);
+	}
 	for (i = 0; i < sy->strs.cap; i++)
 		free(sy->strs.v[i]);
 	free(sy->strs.v);
@@ -550,6 +557,11 @@ do_comm(struct pd_syms *sy, const struct pd_rec *rec)
 	 * flushing the maps at the COMM unsafe.
 	 */
 	t->comm = pd_syms_intern(sy, c.comm, c.comm_len);
+	/* Its first comm names its samples before it (perf's override). */
+	if (t->later != NULL) {
+		t->later->comm = t->comm;
+		t->later = NULL;
+	}
 	return t->comm != NULL ? 0 : -1;
 }
 
@@ -569,6 +581,8 @@ do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 		return -1;
 	t->pid = f.pid;
 	t->comm = comm;
+	/* A new thread: the old one's samples stay unnamed (":tid"). */
+	t->later = NULL;
 	if (f.pid == f.ppid)
 		return 0;	/* a thread: it shares its process's maps */
 	/* A new process: a copy of its parent's maps. */
@@ -742,6 +756,36 @@ pd_syms_comm(struct pd_syms *sy, uint32_t pid, uint32_t tid)
 		return t->comm;
 	if ((t = thread_get(sy, pid, 0)) != NULL && t->comm != NULL)
 		return t->comm;
+	return NULL;
+}
+
+const char *
+pd_syms_report_comm(struct pd_syms *sy, uint32_t tid,
+    const struct pd_syms_later **later)
+{
+	struct pd_syms_later *l;
+	struct thread *t;
+
+	*later = NULL;
+	if ((t = thread_get(sy, tid, 0)) != NULL && t->comm != NULL)
+		return t->comm;
+	/* perf's idle thread, named at its start. */
+	if (tid == 0)
+		return pd_syms_intern(sy, "swapper", 7);
+	if (t != NULL && t->later != NULL) {
+		*later = t->later;
+		return NULL;
+	}
+	if (sy->nlaters >= PD_SYMS_LATER_MAX ||
+	    (t == NULL && (t = thread_get(sy, tid, 1)) == NULL) ||
+	    (l = calloc(1, sizeof(*l))) == NULL)
+		return NULL;
+	l->tid = tid;
+	l->next = sy->laters;
+	sy->laters = l;
+	sy->nlaters++;
+	t->later = l;
+	*later = l;
 	return NULL;
 }
 

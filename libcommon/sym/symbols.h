@@ -175,6 +175,31 @@ const char		*pd_syms_comm(struct pd_syms *, uint32_t pid,
 			    uint32_t tid);
 
 /*
+ * perf report's comm for a sample of thread tid, asked at the sample's
+ * place in perf's delivery order (as pd_symq hands samples out): the
+ * thread's own comm then, "swapper" for tid 0; unlike pd_syms_comm(),
+ * never its process's. A thread not named yet (its samples came before
+ * its COMM) has none then: perf names those samples by the first comm
+ * the thread gets later (it overrides the ":tid" a thread starts
+ * with), or ":tid" when none comes before a FORK starts another thread
+ * with that tid. For such a sample the call returns NULL and sets
+ * *later to the thread's handle, whose comm is that first comm once it
+ * comes (NULL until then); one handle per thread. Names are interned:
+ * equal names, equal pointers. Both live as long as the pd_syms.
+ * Past PD_SYMS_LATER_MAX handles (or out of memory) *later is NULL.
+ */
+struct pd_syms_later {
+	const char		*comm;
+	uint32_t		 tid;
+	struct pd_syms_later	*next;		/* the pd_syms' list */
+};
+
+#define PD_SYMS_LATER_MAX	(1U << 16)
+
+const char	*pd_syms_report_comm(struct pd_syms *, uint32_t tid,
+		    const struct pd_syms_later **later);
+
+/*
  * Notes for the user (build-id mismatch, missing file, stripped file,
  * kallsyms not usable), each once; the tool prints them to stderr.
  * Returns the next unread note, or NULL. The string lives as long as

@@ -93,6 +93,7 @@ struct thread {
 	uint32_t	 tid, pid;
 	int		 used;
 	const char	*comm;
+	struct pd_syms_later *later;	/* named by its first comm, or NULL */
 };
 
 struct strset {
@@ -142,6 +143,8 @@ struct pd_syms {
 	int		 maps_full;	/* PD_SYMS_MAPS_MAX said */
 
 	struct strset	 strs;		/* interned comms and names */
+	struct pd_syms_later *laters;	/* every one made, to free */
+	size_t		 nlaters;
 
 	/* HEADER_BUILD_ID: path -> build id, applied to dsos by path */
 	struct bidnote {

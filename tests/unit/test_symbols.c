@@ -320,10 +320,50 @@ test_kallsyms(void)
 	unlink(path);
 }
 
+/* perf report's comm of a sample: at its time, a thread's first comm later. */
+static void
+test_report_comm(void)
+{
+	struct pd_syms *sy = pd_syms_new(NULL);
+	const struct pd_syms_later *l, *l2;
+	const char *c;
+
+	T(sy != NULL);
+	T(feed(sy, comm(10, 10, "sh", 0)) == 0);
+	c = pd_syms_report_comm(sy, 10, &l);
+	T(c != NULL && strcmp(c, "sh") == 0 && l == NULL);
+	/* Interned: equal names, equal pointers. */
+	T(feed(sy, comm(30, 30, "sh", 0)) == 0);
+	T(pd_syms_report_comm(sy, 30, &l) == c);
+	/* The idle task is swapper. */
+	c = pd_syms_report_comm(sy, 0, &l);
+	T(c != NULL && strcmp(c, "swapper") == 0 && l == NULL);
+	/* A thread not named yet: no process fallback, a handle... */
+	T(pd_syms_report_comm(sy, 11, &l) == NULL && l != NULL);
+	T(l != NULL && l->comm == NULL && l->tid == 11);
+	T(pd_syms_report_comm(sy, 11, &l2) == NULL && l2 == l);
+	/* ...that its first comm fills in; later ones do not. */
+	T(feed(sy, comm(10, 11, "worker", 0)) == 0);
+	T(l != NULL && l->comm != NULL && strcmp(l->comm, "worker") == 0);
+	c = pd_syms_report_comm(sy, 11, &l2);
+	T(c != NULL && strcmp(c, "worker") == 0 && l2 == NULL);
+	T(feed(sy, comm(10, 11, "other", 1)) == 0);
+	T(l != NULL && strcmp(l->comm, "worker") == 0);
+	/* A FORK makes a new thread: the old one's samples stay :tid. */
+	T(pd_syms_report_comm(sy, 12, &l) == NULL && l != NULL);
+	T(feed(sy, fork_rec(12, 10, 12, 10)) == 0);
+	c = pd_syms_report_comm(sy, 12, &l2);
+	T(c != NULL && strcmp(c, "sh") == 0 && l2 == NULL);
+	T(feed(sy, comm(12, 12, "ls", 1)) == 0);
+	T(l != NULL && l->comm == NULL);
+	pd_syms_free(sy);
+}
+
 int
 main(void)
 {
 	test_maps();
+	test_report_comm();
 	test_kallsyms();
 	test_frames();
 	test_self();

@@ -44,4 +44,18 @@ b=$(perf report --stats -i - < system.data 2> /dev/null | samples)
 grep -Eq "^ *SAMPLE +$b " err.3 || fail "example 3: not perf's $b samples"
 # 4: JSON with the same counts.
 grep -q "\"SAMPLE\": {\"count\": $b," system.json || fail "example 4"
+# The tables: the first row is perf report's (-n) with the same keys.
+out_of() { grep -n -- "$1" examples.txt | head -1 | cut -d: -f1; }
+first_row() {	# perf report options...
+	perf report --stdio -n -g none "$@" 2> /dev/null |
+	    awk '!/^#/ && NF { print $1, $2, $3; exit }'
+}
+i=$(out_of '--by tid system.data')
+want=$(first_row -i - --no-children --sort pid < system.data | cut -d' ' -f1,2)
+got=$(awk '/^overhead/ { getline; print $1, $2; exit }' "out.$i")
+[ "$got" = "$want" ] || fail "--by tid: '$got', perf '$want'"
+i=$(out_of '--children --sort dso,sym')
+want=$(first_row -i perf.data --children --sort dso,sym)
+got=$(awk '/^children/ { getline; print $1, $2, $3; exit }' "out.$i")
+[ "$got" = "$want" ] || fail "--children: '$got', perf '$want'"
 echo "perf.data $a samples, system.data $b"
