@@ -11,6 +11,7 @@
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
 #include "pdstat/flame.h"
+#include "pdstat/pprof.h"
 #include "pdstat/top.h"
 
 struct names {
@@ -20,6 +21,7 @@ struct names {
 	struct pd_symq	*sq;
 	struct symtop	*top;
 	struct flame	*fl;
+	struct pprof	*pp;
 	uint64_t	 bad;		/* samples that do not parse */
 	int		 oom;		/* a sample could not be counted */
 	int		 notes;		/* names_note's progress */
@@ -63,23 +65,26 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	struct names *nm = ctx;
 
 	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
-	    s) < 0 || (nm->fl == NULL && name_frames(nm, rec, s) < 0)))
+	    s) < 0 || (nm->fl == NULL && nm->pp == NULL &&
+	    name_frames(nm, rec, s) < 0)))
 		nm->oom = 1;
 	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
+		nm->oom = 1;
+	if (nm->pp != NULL && pprof_sample(nm->pp, nm->sy, ev, rec, s) < 0)
 		nm->oom = 1;
 }
 
 struct names *
 names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
-    struct symtop *top, struct flame *fl)
+    struct symtop *top, struct flame *fl, struct pprof *pp)
 {
 	struct pd_syms_opts o = *so;
 	struct names *nm;
 
 	if ((nm = calloc(1, sizeof(*nm))) == NULL)
 		return NULL;
-	/* The flame graph names every frame: it needs the files. */
-	if (fl != NULL)
+	/* The flame graph and pprof name every frame: they need the files. */
+	if (fl != NULL || pp != NULL)
 		o.dso_only = 0;
 	if ((nm->sy = pd_syms_new(&o)) == NULL ||
 	    (nm->sq = pd_symq_new(nm->sy, el)) == NULL) {
@@ -89,8 +94,13 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 	pd_symq_set_sample_fn(nm->sq, names_sample, nm);
 	nm->top = top;
 	nm->fl = fl;
+	nm->pp = pp;
 	if (fl != NULL)
 		flame_input(fl);
+	if (pp != NULL && pprof_input(pp, el) < 0) {
+		names_close(nm);
+		return NULL;
+	}
 	return nm;
 }
 
@@ -114,6 +124,8 @@ names_record(struct names *nm, const struct pd_rec *rec)
 	if (rec->type == PD_RECORD_COMPRESSED ||
 	    rec->type == PD_RECORD_COMPRESSED2)
 		return 0;
+	if (nm->pp != NULL)
+		pprof_record(nm->pp, rec);
 	if (pd_symq_push(nm->sq, rec) < 0)
 		return -1;
 	return drain(nm);
@@ -134,7 +146,7 @@ names_note(struct names *nm)
 
 	if (nm->notes == 0 && (note = pd_syms_next_note(nm->sy)) != NULL)
 		return note;
-	if (nm->fl == NULL)
+	if (nm->fl == NULL && nm->pp == NULL)
 		return NULL;
 	if (nm->notes == 0) {
 		nm->notes = 1;
@@ -150,7 +162,8 @@ names_note(struct names *nm)
 		if (nm->bad > 0) {
 			snprintf(nm->note, sizeof(nm->note), "%" PRIu64
 			    " sample%s of no known layout left out of the "
-			    "flame graph", nm->bad, nm->bad > 1 ? "s" : "");
+			    "%s", nm->bad, nm->bad > 1 ? "s" : "",
+			    nm->fl != NULL ? "flame graph" : "profile");
 			return nm->note;
 		}
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Names for pdstat's samples: one symbolizer (libcommon/sym) and its
- * time-ordered queue per input, for --top and --flamegraph alike, in
+ * time-ordered queue per input, for --top, --flamegraph and --pprof, in
  * the one pass over the input: each sample comes due with the maps of
  * its time (symq.h) and goes to both.
  */
@@ -12,18 +12,19 @@ struct flame;
 struct pd_evlist;
 struct pd_rec;
 struct pd_syms_opts;
+struct pprof;
 struct symtop;
 
 struct names;
 
 /*
- * Names for an input whose attrs are el, for top and fl (either may be
- * NULL; neither is owned). With fl, files are read for symbols even
+ * Names for an input whose attrs are el, for top, fl and pp (any may be
+ * NULL; none is owned). With fl or pp, files are read for symbols even
  * when `so` asks for dsos only. NULL when out of memory.
  */
 struct names	*names_open(const struct pd_syms_opts *so,
 		    const struct pd_evlist *el, struct symtop *top,
-		    struct flame *fl);
+		    struct flame *fl, struct pprof *pp);
 
 /*
  * Every record of the input, in stream order: samples come due, in

@@ -3,7 +3,8 @@
  * pdstat: what is in a perf.data stream, at a glance (a table like
  * `perf report --stats`, or JSON), or live while it passes through (-p).
  * The counts are stats.c's, the summary print.c's; --top and
- * --flamegraph name the samples through one symbolizer (names.c).
+ * --flamegraph and --pprof name the samples through one symbolizer
+ * (names.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +25,7 @@
 #include "libcommon/sym/symbols.h"
 #include "pdstat/flame.h"
 #include "pdstat/names.h"
+#include "pdstat/pprof.h"
 #include "pdstat/print.h"
 #include "pdstat/stats.h"
 #include "pdstat/status.h"
@@ -33,7 +35,8 @@
 
 static const char usage_line[] =
     "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--top n [--by sym|dso]] [file ...]\n";
+    "              [--no-debuginfod] [--pprof file.pb.gz]\n"
+    "              [--top n [--by sym|dso]] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -53,6 +56,11 @@ usage(FILE *f, int status)
 		    "unchanged; the summary\n"
 		    "                   (and a live status line on a "
 		    "terminal) goes to standard error\n"
+		    "      --pprof FILE.pb.gz\n"
+		    "                   also write the samples' stacks as a "
+		    "gzipped pprof\n"
+		    "                   profile.proto, for go tool pprof "
+		    "(- : standard output)\n"
 		    "      --top N      the N hottest symbols of each event "
 		    "by their samples'\n"
 		    "                   period, as perf report --sort sym\n"
@@ -72,6 +80,7 @@ struct opts {
 	int		 json, pass, by_dso;
 	size_t		 topn;		/* --top N; 0: none */
 	const char	*flamepath;
+	const char	*pprofpath;
 	struct pd_syms_opts so;
 };
 
@@ -87,6 +96,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "no-debuginfod", no_argument,	NULL, 'D' },
 		{ "pass",	no_argument,	NULL, 'p' },
+		{ "pprof",	required_argument, NULL, 'P' },
 		{ "top",	required_argument, NULL, 'T' },
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -125,6 +135,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'p':
 			o->pass = 1;
 			break;
+		case 'P':
+			o->pprofpath = optarg;
+			break;
 		case 'T':
 			errno = 0;
 			o->topn = strtoul(optarg, &end, 10);
@@ -155,6 +168,19 @@ parse_opts(int argc, char **argv, struct opts *o)
 		    "--flamegraph a file");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	if (o->pprofpath != NULL && strcmp(o->pprofpath, "-") == 0) {
+		if (o->pass || (o->flamepath != NULL &&
+		    strcmp(o->flamepath, "-") == 0)) {
+			pd_warnx("one output to standard output at most: give "
+			    "--pprof a file");
+			usage(stderr, PD_EXIT_USAGE);
+		}
+		if (isatty(STDOUT_FILENO)) {
+			pd_warnx("--pprof -: refusing to write binary data to "
+			    "a terminal (give a file or a pipe)");
+			usage(stderr, PD_EXIT_USAGE);
+		}
+	}
 	return optind;
 }
 
@@ -165,6 +191,8 @@ struct run {
 	struct pd_output out;		/* -p: the stream */
 	struct pd_writer *w;
 	struct flame	*flame;		/* --flamegraph: every input's */
+	struct pprof	*pprof;		/* --pprof: every input's */
+	int		 incomplete;	/* an input was not read to its end */
 	char		 cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
 	int		 status;
 };
@@ -263,9 +291,9 @@ input_open(struct run *run, struct input *in, const char *path)
 	pd_interrupt_watch(rd);
 	if (stats_open(&in->st, rd) < 0 ||
 	    (o->topn > 0 && (in->top = symtop_new(o->by_dso)) == NULL) ||
-	    ((in->top != NULL || run->flame != NULL) &&
+	    ((in->top != NULL || run->flame != NULL || run->pprof != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
-	    run->flame)) == NULL)) {
+	    run->flame, run->pprof)) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
@@ -296,7 +324,9 @@ input_run(struct run *run, const char *path, int first)
 		return;
 	r = stats_scan(&in.st, rd, in.names != NULL || in.w != NULL ||
 	    in.ss.on ? pass_on : NULL, &in);
-	if (in.names != NULL && names_end(in.names) < 0 && r == 0) {
+	if (in.names != NULL && (names_end(in.names) < 0 ||
+	    (run->pprof != NULL && pprof_input_end(run->pprof,
+	    pd_reader_evlist(rd)) < 0)) && r == 0) {
 		snprintf(in.st.error, sizeof(in.st.error), "out of memory");
 		r = -1;
 	}
@@ -319,9 +349,10 @@ input_run(struct run *run, const char *path, int first)
 	if (r < 0) {
 		pd_warnx("%s: %s", in.st.input, in.st.error);
 		run->status = PD_EXIT_DATA;
+		run->incomplete = 1;
 	}
 	while (in.names != NULL && (note = names_note(in.names)) != NULL) {
-		if (run->flame != NULL)
+		if (run->flame != NULL || run->pprof != NULL)
 			pd_warnx("%s: %s", in.st.input, note);
 		else
 			pd_warnx("%s", note);
@@ -358,6 +389,26 @@ flame_finish(struct run *run)
 		    pd_esc_str(flame_event(fl), ebuf, sizeof(ebuf)));
 }
 
+/* The profile of every input, only when each was read to its end. */
+static void
+pprof_finish(struct run *run)
+{
+	const char *path = run->o->pprofpath;
+	uint64_t n;
+
+	if (run->incomplete || pd_interrupted()) {
+		pd_warnx("%s: not written: an input was not read to its end",
+		    strcmp(path, "-") == 0 ? "<stdout>" : path);
+		run->status = PD_EXIT_DATA;
+		return;
+	}
+	if ((n = pprof_unknown(run->pprof)) > 0)
+		pd_warnx("%s: %" PRIu64 " sample%s without an address to "
+		    "name, counted as [unknown]", path, n, n > 1 ? "s" : "");
+	if (pprof_write(run->pprof, path) < 0)
+		run->status = PD_EXIT_DATA;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -382,6 +433,14 @@ main(int argc, char **argv)
 		if (strcmp(o.flamepath, "-") == 0)
 			run.sf = stderr;
 	}
+	if (o.pprofpath != NULL) {
+		if ((run.pprof = pprof_new()) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
+		if (strcmp(o.pprofpath, "-") == 0)
+			run.sf = stderr;
+	}
 	if (o.pass) {
 		if (pd_output_open(&run.out, NULL) < 0)
 			return PD_EXIT_USAGE;
@@ -400,6 +459,10 @@ main(int argc, char **argv)
 	if (run.flame != NULL) {
 		flame_finish(&run);
 		flame_free(run.flame);
+	}
+	if (run.pprof != NULL) {
+		pprof_finish(&run);
+		pprof_free(run.pprof);
 	}
 	if (run.sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
 		pd_die_write("standard output");
