@@ -30,21 +30,11 @@
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
 #include "pdstat/pb.h"
+#include "pdstat/tab.h"
 
 #define MAX_FRAMES	1024
 #define ACACHE		(1U << 14)	/* address cache entries */
 #define NONE		UINT32_MAX	/* a label the sample has not */
-
-/* An open-addressing index of ids (1-based in the slots) by hash. */
-struct slot {
-	uint32_t	 id1;		/* id + 1; 0: empty */
-	uint32_t	 h;
-};
-
-struct index {
-	struct slot	*s;
-	size_t		 cap, n;	/* cap: a power of two */
-};
 
 struct event {
 	uint64_t	 order;		/* input << 32 | evsel idx, first seen */
@@ -85,13 +75,7 @@ struct aent {
 };
 
 struct pprof {
-	/* strings: id i is pool + soff[i], slen[i] bytes, NUL after */
-	char		*pool;
-	size_t		 plen, pcap;
-	size_t		*soff;
-	uint32_t	*slen;
-	size_t		 ns, scap;
-	struct index	 sidx;
+	struct tab_strs	 strs;
 
 	struct event	*ev;
 	size_t		 nev;
@@ -102,16 +86,16 @@ struct pprof {
 
 	struct mapping	*maps;
 	size_t		 nmaps, mapcap;
-	struct index	 midx;
+	struct tab_index	 midx;
 	struct function	*funcs;
 	size_t		 nfuncs, funccap;
-	struct index	 fidx;
+	struct tab_index	 fidx;
 	struct location	*locs;
 	size_t		 nlocs, loccap;
-	struct index	 lidx;
+	struct tab_index	 lidx;
 	struct psample	*samples;
 	size_t		 nsamples, sampcap;
-	struct index	 sampidx;
+	struct tab_index	 sampidx;
 	uint32_t	*stk;		/* the samples' location ids */
 	size_t		 nstk, stkcap;
 
@@ -125,128 +109,10 @@ struct pprof {
 	struct pd_frame	 fr[MAX_FRAMES];
 };
 
-static uint64_t
-mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
-static uint64_t
-hash_bytes(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *s = p;
-
-	h ^= 14695981039346656037ULL;
-	while (n-- > 0) {
-		h ^= *s++;
-		h *= 1099511628211ULL;
-	}
-	return mix(h);
-}
-
-/* Room for one more: doubles the slots at half full. 0 or -1. */
-static int
-index_room(struct index *x)
-{
-	struct slot *ns;
-	size_t cap, i, k;
-
-	if ((x->n + 1) * 2 <= x->cap)
-		return 0;
-	cap = x->cap ? x->cap * 2 : 1024;
-	if ((ns = calloc(cap, sizeof(*ns))) == NULL)
-		return -1;
-	for (i = 0; i < x->cap; i++) {
-		if (x->s[i].id1 == 0)
-			continue;
-		for (k = x->s[i].h & (cap - 1); ns[k].id1 != 0;
-		    k = (k + 1) & (cap - 1))
-			;
-		ns[k] = x->s[i];
-	}
-	free(x->s);
-	x->s = ns;
-	x->cap = cap;
-	return 0;
-}
-
-/* Grows an array of n elements of size sz to hold one more. */
-static int
-room(void *pp, size_t *cap, size_t n, size_t sz)
-{
-	void **p = pp, *np;
-	size_t nc;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 256;
-	if ((np = realloc(*p, nc * sz)) == NULL)
-		return -1;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
-/* The id of the string s (n bytes), added if new. 0 or -1. */
-static int
-str_id(struct pprof *pp, const char *s, size_t n, uint32_t *id)
-{
-	uint32_t h = (uint32_t)hash_bytes(s, n, 0);
-	size_t k;
-	struct slot *sl;
-
-	if (index_room(&pp->sidx) < 0)
-		return -1;
-	for (k = h & (pp->sidx.cap - 1); (sl = &pp->sidx.s[k])->id1 != 0;
-	    k = (k + 1) & (pp->sidx.cap - 1))
-		if (sl->h == h && pp->slen[sl->id1 - 1] == n &&
-		    memcmp(pp->pool + pp->soff[sl->id1 - 1], s, n) == 0) {
-			*id = sl->id1 - 1;
-			return 0;
-		}
-	if (pp->ns == pp->scap) {
-		size_t nc = pp->scap ? pp->scap * 2 : 1024;
-		size_t *no = realloc(pp->soff, nc * sizeof(*no));
-		uint32_t *nl;
-
-		if (no == NULL)
-			return -1;
-		pp->soff = no;
-		if ((nl = realloc(pp->slen, nc * sizeof(*nl))) == NULL)
-			return -1;
-		pp->slen = nl;
-		pp->scap = nc;
-	}
-	while (pp->plen + n + 1 > pp->pcap) {
-		size_t nc = pp->pcap ? pp->pcap * 2 : 64 * 1024;
-		char *np = realloc(pp->pool, nc);
-
-		if (np == NULL)
-			return -1;
-		pp->pool = np;
-		pp->pcap = nc;
-	}
-	memcpy(pp->pool + pp->plen, s, n);
-	pp->pool[pp->plen + n] = '\0';
-	pp->soff[pp->ns] = pp->plen;
-	pp->slen[pp->ns] = (uint32_t)n;
-	pp->plen += n + 1;
-	sl->id1 = (uint32_t)++pp->ns;
-	sl->h = h;
-	pp->sidx.n++;
-	*id = sl->id1 - 1;
-	return 0;
-}
-
 static int
 str(struct pprof *pp, const char *s, uint32_t *id)
 {
-	return str_id(pp, s, strlen(s), id);
+	return tab_str(&pp->strs, s, strlen(s), id);
 }
 
 struct pprof *
@@ -273,10 +139,7 @@ pprof_free(struct pprof *pp)
 {
 	if (pp == NULL)
 		return;
-	free(pp->pool);
-	free(pp->soff);
-	free(pp->slen);
-	free(pp->sidx.s);
+	tab_strs_free(&pp->strs);
 	free(pp->ev);
 	free(pp->pos);
 	free(pp->maps);
@@ -372,12 +235,12 @@ map_eq(const struct mapping *a, const struct mapping *b)
 static uint32_t
 mapping_id(struct pprof *pp, const struct mapping *m)
 {
-	uint32_t h = (uint32_t)hash_bytes(m, offsetof(struct mapping, symbols),
+	uint32_t h = (uint32_t)tab_hash(m, offsetof(struct mapping, symbols),
 	    1);
-	struct slot *sl;
+	struct tab_slot *sl;
 	size_t k;
 
-	if (index_room(&pp->midx) < 0)
+	if (tab_index_room(&pp->midx) < 0)
 		return 0;
 	for (k = h & (pp->midx.cap - 1); (sl = &pp->midx.s[k])->id1 != 0;
 	    k = (k + 1) & (pp->midx.cap - 1))
@@ -386,7 +249,7 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 				pp->maps[sl->id1 - 1].symbols = 1;
 			return sl->id1;
 		}
-	if (room(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0)
+	if (tab_grow(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0)
 		return 0;
 	pp->maps[pp->nmaps] = *m;
 	sl->id1 = (uint32_t)++pp->nmaps;
@@ -399,11 +262,11 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 static int
 function_of(struct pprof *pp, uint32_t name, uint32_t *idx)
 {
-	uint32_t h = (uint32_t)mix(name + 1);
-	struct slot *sl;
+	uint32_t h = (uint32_t)tab_mix(name + 1);
+	struct tab_slot *sl;
 	size_t k;
 
-	if (index_room(&pp->fidx) < 0)
+	if (tab_index_room(&pp->fidx) < 0)
 		return -1;
 	for (k = h & (pp->fidx.cap - 1); (sl = &pp->fidx.s[k])->id1 != 0;
 	    k = (k + 1) & (pp->fidx.cap - 1))
@@ -411,7 +274,7 @@ function_of(struct pprof *pp, uint32_t name, uint32_t *idx)
 			*idx = sl->id1 - 1;
 			return 0;
 		}
-	if (room(&pp->funcs, &pp->funccap, pp->nfuncs, sizeof(*pp->funcs)) < 0)
+	if (tab_grow(&pp->funcs, &pp->funccap, pp->nfuncs, sizeof(*pp->funcs)) < 0)
 		return -1;
 	pp->funcs[pp->nfuncs].name = name;
 	pp->funcs[pp->nfuncs].sysname = name;
@@ -451,7 +314,7 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 	struct pd_mapres mr;
 	struct mapping m;
 	struct location *l;
-	struct slot *sl;
+	struct tab_slot *sl;
 	uint32_t map = 0, name, h, fn;
 	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
 	size_t k;
@@ -478,8 +341,8 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 		if ((map = mapping_id(pp, &m)) == 0)
 			return -1;
 	}
-	h = (uint32_t)mix(addr * 0x9e3779b97f4a7c15ULL ^ map);
-	if (index_room(&pp->lidx) < 0)
+	h = (uint32_t)tab_mix(addr * 0x9e3779b97f4a7c15ULL ^ map);
+	if (tab_index_room(&pp->lidx) < 0)
 		return -1;
 	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
 	    k = (k + 1) & (pp->lidx.cap - 1)) {
@@ -493,7 +356,7 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 		unknown_name(r.dso, ubuf, sizeof(ubuf));
 	if (str(pp, r.name != NULL ? r.name : ubuf, &name) < 0 ||
 	    function_of(pp, name, &fn) < 0 ||
-	    room(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
+	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
 		return -1;
 	l = &pp->locs[pp->nlocs];
 	l->addr = addr;
@@ -511,11 +374,11 @@ static int
 unknown_location(struct pprof *pp, uint32_t *id)
 {
 	struct location *l;
-	struct slot *sl;
-	uint32_t name, fn, h = (uint32_t)mix(0);
+	struct tab_slot *sl;
+	uint32_t name, fn, h = (uint32_t)tab_mix(0);
 	size_t k;
 
-	if (index_room(&pp->lidx) < 0)
+	if (tab_index_room(&pp->lidx) < 0)
 		return -1;
 	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
 	    k = (k + 1) & (pp->lidx.cap - 1)) {
@@ -527,7 +390,7 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	}
 	if (str(pp, "[unknown]", &name) < 0 ||
 	    function_of(pp, name, &fn) < 0 ||
-	    room(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
+	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
 		return -1;
 	l = &pp->locs[pp->nlocs];
 	l->addr = 0;
@@ -555,15 +418,15 @@ static int
 sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
     uint64_t period)
 {
-	uint64_t h64 = hash_bytes(ids, key->n * sizeof(*ids),
-	    mix((uint64_t)key->ev << 32 ^ key->pid) ^ mix((uint64_t)key->tid
-	    << 32 ^ key->cpu) ^ mix((uint64_t)key->comm << 32 ^ key->host));
+	uint64_t h64 = tab_hash(ids, key->n * sizeof(*ids),
+	    tab_mix((uint64_t)key->ev << 32 ^ key->pid) ^ tab_mix((uint64_t)key->tid
+	    << 32 ^ key->cpu) ^ tab_mix((uint64_t)key->comm << 32 ^ key->host));
 	uint32_t h = (uint32_t)h64;
 	struct psample *s;
-	struct slot *sl;
+	struct tab_slot *sl;
 	size_t k;
 
-	if (index_room(&pp->sampidx) < 0)
+	if (tab_index_room(&pp->sampidx) < 0)
 		return -1;
 	for (k = h & (pp->sampidx.cap - 1);
 	    (sl = &pp->sampidx.s[k])->id1 != 0;
@@ -575,7 +438,7 @@ sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
 			return 0;
 		}
 	}
-	if (room(&pp->samples, &pp->sampcap, pp->nsamples,
+	if (tab_grow(&pp->samples, &pp->sampcap, pp->nsamples,
 	    sizeof(*pp->samples)) < 0)
 		return -1;
 	while (pp->nstk + key->n > pp->stkcap) {
@@ -790,9 +653,9 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		if (pb_gz_field(g, 5, m) < 0)
 			return -1;
 	}
-	for (i = 0; i < pp->ns; i++) {
+	for (i = 0; i < pp->strs.n; i++) {
 		pb_reset(m);
-		pb_bytes(m, 6, pp->pool + pp->soff[i], pp->slen[i]);
+		pb_bytes(m, 6, tab_strget(&pp->strs, i), pp->strs.len[i]);
 		if (pb_gz_raw(g, m) < 0)
 			return -1;
 	}
@@ -836,7 +699,7 @@ write_head(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		e = &pp->ev[ord[i]];
 		pp->pos[ord[i]] = (uint32_t)i;
 		snprintf(name, sizeof(name), "%s_samples",
-		    pp->pool + pp->soff[e->name]);
+		    tab_strget(&pp->strs, e->name));
 		if (str(pp, name, &sid) < 0) {
 			free(ord);
 			errno = ENOMEM;
