@@ -192,6 +192,23 @@ DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev zlib1g-dev pkg-c
 	chromium lld libiberty-dev xz-utils jq procps golang-go
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
+	$(Q)$(MAKE) --no-print-directory deps-npm
+
+# The Firefox Profiler's command-line package, which loads what
+# pdstat --gecko writes (tests/cli/export/gecko.sh): from npm into a
+# cache outside the tree. Where npm or the network is missing (CI has
+# Debian's archive only) this says so and the test skips that part.
+PROFILER_CLI_DIR ?= $(HOME)/.cache/pdtools/profiler-cli
+PROFILER_CLI_PKG := @firefox-devtools/profiler-cli@0.10.0
+deps-npm:
+	$(Q)if ! command -v npm >/dev/null 2>&1; then \
+		echo "deps-npm: no npm: the Firefox Profiler check will skip"; \
+	elif timeout 300 npm install --no-audit --no-fund --fetch-retries=1 \
+	    --prefix $(PROFILER_CLI_DIR) $(PROFILER_CLI_PKG) >/dev/null 2>&1; then \
+		echo "deps-npm: $(PROFILER_CLI_PKG) in $(PROFILER_CLI_DIR)"; \
+	else \
+		echo "deps-npm: npm could not install $(PROFILER_CLI_PKG): the Firefox Profiler check will skip"; \
+	fi
 
 # Installs only what is missing (as root), so `make check` and `make demo`
 # work on a fresh machine; a non-root user gets the apt-get line.
@@ -216,4 +233,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all check check-run check-stress bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check install uninstall clean
+.PHONY: all check check-run check-stress bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check deps-npm install uninstall clean

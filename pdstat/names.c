@@ -11,6 +11,7 @@
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
 #include "pdstat/flame.h"
+#include "pdstat/gecko.h"
 #include "pdstat/pprof.h"
 #include "pdstat/top.h"
 
@@ -22,6 +23,7 @@ struct names {
 	struct symtop	*top;
 	struct flame	*fl;
 	struct pprof	*pp;
+	struct gecko	*gk;
 	uint64_t	 bad;		/* samples that do not parse */
 	int		 oom;		/* a sample could not be counted */
 	int		 notes;		/* names_note's progress */
@@ -66,25 +68,28 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 
 	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
 	    s) < 0 || (nm->fl == NULL && nm->pp == NULL &&
-	    name_frames(nm, rec, s) < 0)))
+	    nm->gk == NULL && name_frames(nm, rec, s) < 0)))
 		nm->oom = 1;
 	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
 		nm->oom = 1;
 	if (nm->pp != NULL && pprof_sample(nm->pp, nm->sy, ev, rec, s) < 0)
 		nm->oom = 1;
+	if (nm->gk != NULL && gecko_sample(nm->gk, nm->sy, ev, rec, s) < 0)
+		nm->oom = 1;
 }
 
 struct names *
 names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
-    struct symtop *top, struct flame *fl, struct pprof *pp)
+    struct symtop *top, struct flame *fl, struct pprof *pp,
+    struct gecko *gk)
 {
 	struct pd_syms_opts o = *so;
 	struct names *nm;
 
 	if ((nm = calloc(1, sizeof(*nm))) == NULL)
 		return NULL;
-	/* The flame graph and pprof name every frame: they need the files. */
-	if (fl != NULL || pp != NULL)
+	/* The stack views name every frame: they need the files. */
+	if (fl != NULL || pp != NULL || gk != NULL)
 		o.dso_only = 0;
 	if ((nm->sy = pd_syms_new(&o)) == NULL ||
 	    (nm->sq = pd_symq_new(nm->sy, el)) == NULL) {
@@ -95,8 +100,11 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 	nm->top = top;
 	nm->fl = fl;
 	nm->pp = pp;
+	nm->gk = gk;
 	if (fl != NULL)
 		flame_input(fl);
+	if (gk != NULL)
+		gecko_input(gk);
 	if (pp != NULL && pprof_input(pp, el) < 0) {
 		names_close(nm);
 		return NULL;
@@ -126,6 +134,8 @@ names_record(struct names *nm, const struct pd_rec *rec)
 		return 0;
 	if (nm->pp != NULL)
 		pprof_record(nm->pp, rec);
+	if (nm->gk != NULL)
+		gecko_record(nm->gk, rec);
 	if (pd_symq_push(nm->sq, rec) < 0)
 		return -1;
 	return drain(nm);
@@ -146,7 +156,7 @@ names_note(struct names *nm)
 
 	if (nm->notes == 0 && (note = pd_syms_next_note(nm->sy)) != NULL)
 		return note;
-	if (nm->fl == NULL && nm->pp == NULL)
+	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
 		return NULL;
 	if (nm->notes == 0) {
 		nm->notes = 1;
@@ -179,6 +189,8 @@ names_close(struct names *nm)
 	/* The fold remembers names by address: it forgets them first. */
 	if (nm->fl != NULL)
 		flame_forget(nm->fl);
+	if (nm->gk != NULL)
+		gecko_input_end(nm->gk);
 	pd_syms_free(nm->sy);
 	free(nm->fr);
 	free(nm);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Names for pdstat's samples: one symbolizer (libcommon/sym) and its
- * time-ordered queue per input, for --top, --flamegraph and --pprof, in
+ * time-ordered queue per input, for --top, --flamegraph, --pprof and --gecko,
+ * in
  * the one pass over the input: each sample comes due with the maps of
  * its time (symq.h) and goes to both.
  */
@@ -9,6 +10,7 @@
 #define PDSTAT_NAMES_H
 
 struct flame;
+struct gecko;
 struct pd_evlist;
 struct pd_rec;
 struct pd_syms_opts;
@@ -18,13 +20,13 @@ struct symtop;
 struct names;
 
 /*
- * Names for an input whose attrs are el, for top, fl and pp (any may be
- * NULL; none is owned). With fl or pp, files are read for symbols even
- * when `so` asks for dsos only. NULL when out of memory.
+ * Names for an input whose attrs are el, for top, fl, pp and gk (any
+ * may be NULL; none is owned). With fl, pp or gk, files are read for
+ * symbols even when `so` asks for dsos only. NULL when out of memory.
  */
 struct names	*names_open(const struct pd_syms_opts *so,
 		    const struct pd_evlist *el, struct symtop *top,
-		    struct flame *fl, struct pprof *pp);
+		    struct flame *fl, struct pprof *pp, struct gecko *gk);
 
 /*
  * Every record of the input, in stream order: samples come due, in

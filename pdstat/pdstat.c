@@ -3,8 +3,8 @@
  * pdstat: what is in a perf.data stream, at a glance (a table like
  * `perf report --stats`, or JSON), or live while it passes through (-p).
  * The counts are stats.c's, the summary print.c's; --top and
- * --flamegraph and --pprof name the samples through one symbolizer
- * (names.c).
+ * --flamegraph, --pprof and --gecko name the samples through one
+ * symbolizer (names.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,6 +24,7 @@
 #include "libcommon/stream/writer.h"
 #include "libcommon/sym/symbols.h"
 #include "pdstat/flame.h"
+#include "pdstat/gecko.h"
 #include "pdstat/names.h"
 #include "pdstat/pprof.h"
 #include "pdstat/print.h"
@@ -34,8 +35,8 @@
 
 
 static const char usage_line[] =
-    "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--pprof file.pb.gz]\n"
+    "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--gecko file.json]\n"
+    "              [--kallsyms file] [--no-debuginfod] [--pprof file.pb.gz]\n"
     "              [--top n [--by sym|dso]] [file ...]\n";
 
 static void
@@ -51,6 +52,11 @@ usage(FILE *f, int status)
 		    "                   flame graph (- : standard output, the "
 		    "summary going\n"
 		    "                   to standard error)\n"
+		    "      --gecko FILE.json\n"
+		    "                   also write the samples as the Firefox "
+		    "Profiler's gecko\n"
+		    "                   JSON, as perf script report gecko "
+		    "(- : standard output)\n"
 		    "      --json       print the summary as JSON\n"
 		    "  -p, --pass       copy the stream to standard output "
 		    "unchanged; the summary\n"
@@ -81,6 +87,7 @@ struct opts {
 	size_t		 topn;		/* --top N; 0: none */
 	const char	*flamepath;
 	const char	*pprofpath;
+	const char	*geckopath;
 	struct pd_syms_opts so;
 };
 
@@ -91,6 +98,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "by",		required_argument, NULL, 'B' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
+		{ "gecko",	required_argument, NULL, 'g' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
@@ -122,6 +130,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'G':
 			o->flamepath = optarg;
+			break;
+		case 'g':
+			o->geckopath = optarg;
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
@@ -168,18 +179,25 @@ parse_opts(int argc, char **argv, struct opts *o)
 		    "--flamegraph a file");
 		usage(stderr, PD_EXIT_USAGE);
 	}
-	if (o->pprofpath != NULL && strcmp(o->pprofpath, "-") == 0) {
-		if (o->pass || (o->flamepath != NULL &&
-		    strcmp(o->flamepath, "-") == 0)) {
+	{
+		int tostdout = o->pass + (o->flamepath != NULL &&
+		    strcmp(o->flamepath, "-") == 0) + (o->pprofpath != NULL &&
+		    strcmp(o->pprofpath, "-") == 0) + (o->geckopath != NULL &&
+		    strcmp(o->geckopath, "-") == 0);
+
+		if (tostdout > 1) {
 			pd_warnx("one output to standard output at most: give "
-			    "--pprof a file");
+			    "--%s a file", o->geckopath != NULL &&
+			    strcmp(o->geckopath, "-") == 0 ? "gecko" :
+			    "pprof");
 			usage(stderr, PD_EXIT_USAGE);
 		}
-		if (isatty(STDOUT_FILENO)) {
-			pd_warnx("--pprof -: refusing to write binary data to "
-			    "a terminal (give a file or a pipe)");
-			usage(stderr, PD_EXIT_USAGE);
-		}
+	}
+	if (o->pprofpath != NULL && strcmp(o->pprofpath, "-") == 0 &&
+	    isatty(STDOUT_FILENO)) {
+		pd_warnx("--pprof -: refusing to write binary data to a "
+		    "terminal (give a file or a pipe)");
+		usage(stderr, PD_EXIT_USAGE);
 	}
 	return optind;
 }
@@ -192,6 +210,7 @@ struct run {
 	struct pd_writer *w;
 	struct flame	*flame;		/* --flamegraph: every input's */
 	struct pprof	*pprof;		/* --pprof: every input's */
+	struct gecko	*gecko;		/* --gecko: every input's */
 	int		 incomplete;	/* an input was not read to its end */
 	char		 cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
 	int		 status;
@@ -291,9 +310,10 @@ input_open(struct run *run, struct input *in, const char *path)
 	pd_interrupt_watch(rd);
 	if (stats_open(&in->st, rd) < 0 ||
 	    (o->topn > 0 && (in->top = symtop_new(o->by_dso)) == NULL) ||
-	    ((in->top != NULL || run->flame != NULL || run->pprof != NULL) &&
+	    ((in->top != NULL || run->flame != NULL || run->pprof != NULL ||
+	    run->gecko != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
-	    run->flame, run->pprof)) == NULL)) {
+	    run->flame, run->pprof, run->gecko)) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
@@ -352,7 +372,8 @@ input_run(struct run *run, const char *path, int first)
 		run->incomplete = 1;
 	}
 	while (in.names != NULL && (note = names_note(in.names)) != NULL) {
-		if (run->flame != NULL || run->pprof != NULL)
+		if (run->flame != NULL || run->pprof != NULL ||
+		    run->gecko != NULL)
 			pd_warnx("%s: %s", in.st.input, note);
 		else
 			pd_warnx("%s", note);
@@ -389,24 +410,24 @@ flame_finish(struct run *run)
 		    pd_esc_str(flame_event(fl), ebuf, sizeof(ebuf)));
 }
 
-/* The profile of every input, only when each was read to its end. */
-static void
-pprof_finish(struct run *run)
+/*
+ * Whether a profile of every input is written (only when each was read
+ * to its end); says what has no address, counted as [unknown].
+ */
+static int
+profile_ok(struct run *run, const char *path, uint64_t unknown)
 {
-	const char *path = run->o->pprofpath;
-	uint64_t n;
-
 	if (run->incomplete || pd_interrupted()) {
 		pd_warnx("%s: not written: an input was not read to its end",
 		    strcmp(path, "-") == 0 ? "<stdout>" : path);
 		run->status = PD_EXIT_DATA;
-		return;
+		return 0;
 	}
-	if ((n = pprof_unknown(run->pprof)) > 0)
+	if (unknown > 0)
 		pd_warnx("%s: %" PRIu64 " sample%s without an address to "
-		    "name, counted as [unknown]", path, n, n > 1 ? "s" : "");
-	if (pprof_write(run->pprof, path) < 0)
-		run->status = PD_EXIT_DATA;
+		    "name, counted as [unknown]", path, unknown,
+		    unknown > 1 ? "s" : "");
+	return 1;
 }
 
 int
@@ -441,6 +462,12 @@ main(int argc, char **argv)
 		if (strcmp(o.pprofpath, "-") == 0)
 			run.sf = stderr;
 	}
+	if (o.geckopath != NULL) {
+		if ((run.gecko = gecko_new()) == NULL)
+			return PD_EXIT_DATA;
+		if (strcmp(o.geckopath, "-") == 0)
+			run.sf = stderr;
+	}
 	if (o.pass) {
 		if (pd_output_open(&run.out, NULL) < 0)
 			return PD_EXIT_USAGE;
@@ -461,8 +488,16 @@ main(int argc, char **argv)
 		flame_free(run.flame);
 	}
 	if (run.pprof != NULL) {
-		pprof_finish(&run);
+		if (profile_ok(&run, o.pprofpath, pprof_unknown(run.pprof)) &&
+		    pprof_write(run.pprof, o.pprofpath) < 0)
+			run.status = PD_EXIT_DATA;
 		pprof_free(run.pprof);
+	}
+	if (run.gecko != NULL) {
+		if (profile_ok(&run, o.geckopath, gecko_unknown(run.gecko)) &&
+		    gecko_write(run.gecko, o.geckopath) < 0)
+			run.status = PD_EXIT_DATA;
+		gecko_free(run.gecko);
 	}
 	if (run.sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
 		pd_die_write("standard output");

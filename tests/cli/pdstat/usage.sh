@@ -3,7 +3,7 @@
 . "$PD_TOP/tests/cli/lib.sh"
 
 pdstat -h > out.txt || fail "-h: exit $?"
-grep -q '^usage: pdstat \[--json\] \[-p\] \[--flamegraph file.svg\] \[--kallsyms file\]$' out.txt ||
+grep -q '^usage: pdstat \[--json\] \[-p\] \[--flamegraph file.svg\] \[--gecko file.json\]$' out.txt ||
 	fail "-h: usage"
 grep -q -- '--pass' out.txt || fail "-h: options"
 pdstat --help | cmp - out.txt || fail "--help differs from -h"
