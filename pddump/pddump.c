@@ -26,7 +26,8 @@
 
 static const char usage_line[] =
     "usage: pddump [-sx] [--json] [--folded[=period]] [--kallsyms file]\n"
-    "              [--no-debuginfod] [-t types] [--unwind] [file ...]\n";
+    "              [--no-debuginfod] [--no-unwind] [-t types] [--unwind]\n"
+    "              [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -46,14 +47,18 @@ usage(FILE *f, int status)
 		    "(with -s)\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --no-unwind   leave the user stacks of --call-graph "
+		    "dwarf samples as\n"
+		    "                    recorded (-s and --folded unwind "
+		    "them by default)\n"
 		    "  -s, --symbols     name the sample's ip and callchain "
 		    "entries: sym+0xoff (dso)\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
-		    "      --unwind      -s, with the user frames of "
-		    "--call-graph dwarf samples\n"
-		    "                    unwound from their registers and "
-		    "stack copy\n"
+		    "      --unwind      -s (which unwinds the user stacks of "
+		    "--call-graph dwarf\n"
+		    "                    samples from their registers and "
+		    "stack copy)\n"
 		    "  -x, --hex         a hex dump of each record's bytes\n"
 		    "  -h, --help        this help\n"
 		    "      --version     print the version\n"
@@ -183,6 +188,18 @@ dump_end(struct dumper *d, int status)
 			    d->sym_bad > 1 ? "s were" : " was");
 		}
 	}
+	if (d->uw != NULL) {
+		uint64_t tried, failed;
+
+		pd_unwind_counts(d->uw, &tried, &failed);
+		if (failed > 0) {
+			out_flush();
+			pd_warnx("%s: %" PRIu64 " of %" PRIu64 " user stacks "
+			    "(--call-graph dwarf) could not be unwound past "
+			    "their first frame (no file or CFI for it, or "
+			    "another architecture)", name, failed, tried);
+		}
+	}
 	pd_symq_free(d->sq);
 	d->sq = NULL;
 	pd_unwind_free(d->uw);
@@ -243,13 +260,14 @@ options(int argc, char **argv, struct dumper *d)
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "no-debuginfod", no_argument,		NULL, 'D' },
+		{ "no-unwind",	no_argument,		NULL, 'N' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "types",	required_argument,	NULL, 't' },
 		{ "unwind",	no_argument,		NULL, 'U' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, folded = 0;
+	int c, folded = 0, no_unwind = 0;
 
 	while ((c = getopt_long(argc, argv, "hjst:x", longopts, NULL)) != -1) {
 		switch (c) {
@@ -273,6 +291,9 @@ options(int argc, char **argv, struct dumper *d)
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
+		case 'N':
+			no_unwind = 1;
+			break;
 		case 'j':
 			d->json = 1;
 			break;
@@ -287,7 +308,7 @@ options(int argc, char **argv, struct dumper *d)
 				exit(PD_EXIT_USAGE);
 			break;
 		case 'U':
-			d->syms = d->unwind = 1;
+			d->syms = 1;
 			break;
 		case 'V':
 			pd_print_version();
@@ -303,6 +324,8 @@ options(int argc, char **argv, struct dumper *d)
 		pd_warnx("--folded prints stacks, not records: no -j, -t or -x");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	/* Like perf script: a dwarf sample's user stack, unwound. */
+	d->unwind = d->syms && !no_unwind;
 	if (folded && (d->fold = pd_fold_new()) == NULL) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);

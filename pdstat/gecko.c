@@ -91,7 +91,6 @@ struct gecko {
 	uint64_t	 interval_ns;	/* the first event's period, if ns */
 	struct pd_header_info hi;
 	struct aent	 acache[ACACHE];
-	struct pd_frame	 fr[MAX_FRAMES];
 	uint32_t	 gids[MAX_FRAMES];
 };
 
@@ -339,12 +338,12 @@ put_row(struct gecko *g, uint32_t t, uint32_t stack, uint64_t time)
 
 int
 gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
-    const struct pd_rec *rec, const struct pd_sample *s)
+    const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
 	const char *comm;
 	char cbuf[16];
 	uint32_t t, lf, prefix1 = 0, ls = 0;
-	size_t i, n, nmaps;
+	size_t i, nmaps;
 	uint64_t gen = 0, time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
 	int isnew;
 
@@ -369,9 +368,10 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		return -1;
 	if (isnew)
 		g->threads[t].pid = s->pid;
-	n = pd_sample_frames(s, rec->misc, g->fr, MAX_FRAMES);
+	if (n > MAX_FRAMES)
+		n = MAX_FRAMES;
 	for (i = 0; i < n; i++) {
-		const struct pd_frame *fr = &g->fr[i];
+		const struct pd_frame *fr = &frames[i];
 		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
 		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 		uint64_t gn, hc;

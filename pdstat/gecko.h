@@ -10,9 +10,11 @@
 #ifndef PDSTAT_GECKO_H
 #define PDSTAT_GECKO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct pd_evsel;
+struct pd_frame;
 struct pd_rec;
 struct pd_sample;
 struct pd_syms;
@@ -30,13 +32,13 @@ void	gecko_input_end(struct gecko *);
 void	gecko_record(struct gecko *, const struct pd_rec *);
 
 /*
- * A sample of ev, its frames named through sy as it stands (at the
- * sample's time: names.h). 0, or -1 (out of memory, or the temporary
+ * A sample of ev and its n frames (innermost first), named through sy
+ * as it stands (at the sample's time: names.h). 0, or -1 (out of memory, or the temporary
  * file could not be written: errno).
  */
 int	gecko_sample(struct gecko *, struct pd_syms *sy,
-	    const struct pd_evsel *ev, const struct pd_rec *rec,
-	    const struct pd_sample *s);
+	    const struct pd_evsel *ev, const struct pd_sample *s,
+	    const struct pd_frame *fr, size_t n);
 
 /* Samples that had no frame to name: counted in an [unknown] frame. */
 uint64_t	gecko_unknown(const struct gecko *);

@@ -10,13 +10,19 @@
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
+#include "libcommon/sym/unwind.h"
 #include "pdstat/flame.h"
 #include "pdstat/gecko.h"
 #include "pdstat/pprof.h"
 #include "pdstat/top.h"
 
+/* A sample's frames, as the stack views take them. */
+#define MAX_FRAMES	1024
+
 struct names {
 	struct pd_syms	*sy;
+	struct pd_unwind *uw;		/* dwarf stacks unwound, or NULL */
+	struct pd_frame	 sfr[MAX_FRAMES];
 	struct pd_frame	*fr;		/* --top alone: a sample's frames */
 	size_t		 frcap;
 	struct pd_symq	*sq;
@@ -65,23 +71,34 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
     const struct pd_sample *s)
 {
 	struct names *nm = ctx;
+	size_t n = 0;
 
 	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
 	    s) < 0 || (nm->fl == NULL && nm->pp == NULL &&
 	    nm->gk == NULL && name_frames(nm, rec, s) < 0)))
 		nm->oom = 1;
-	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
+	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
+		return;
+	/* The stack views: a --call-graph dwarf sample's user stack unwound. */
+	if (nm->uw != NULL)
+		n = pd_unwind_frames(nm->uw, s, rec->misc, nm->sfr, MAX_FRAMES);
+	else
+		n = pd_sample_frames(s, rec->misc, nm->sfr, MAX_FRAMES);
+	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, s, nm->sfr,
+	    n) < 0)
 		nm->oom = 1;
-	if (nm->pp != NULL && pprof_sample(nm->pp, nm->sy, ev, rec, s) < 0)
+	if (nm->pp != NULL && pprof_sample(nm->pp, nm->sy, ev, s, nm->sfr,
+	    n) < 0)
 		nm->oom = 1;
-	if (nm->gk != NULL && gecko_sample(nm->gk, nm->sy, ev, rec, s) < 0)
+	if (nm->gk != NULL && gecko_sample(nm->gk, nm->sy, ev, s, nm->sfr,
+	    n) < 0)
 		nm->oom = 1;
 }
 
 struct names *
 names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
     struct symtop *top, struct flame *fl, struct pprof *pp,
-    struct gecko *gk)
+    struct gecko *gk, int unwind)
 {
 	struct pd_syms_opts o = *so;
 	struct names *nm;
@@ -97,6 +114,11 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 		return NULL;
 	}
 	pd_symq_set_sample_fn(nm->sq, names_sample, nm);
+	if (unwind && (fl != NULL || pp != NULL || gk != NULL) &&
+	    (nm->uw = pd_unwind_new(nm->sy)) == NULL) {
+		names_close(nm);
+		return NULL;
+	}
 	nm->top = top;
 	nm->fl = fl;
 	nm->pp = pp;
@@ -132,6 +154,9 @@ names_record(struct names *nm, const struct pd_rec *rec)
 	if (rec->type == PD_RECORD_COMPRESSED ||
 	    rec->type == PD_RECORD_COMPRESSED2)
 		return 0;
+	/* The unwinder's header facts (arch, host), in stream order. */
+	if (nm->uw != NULL)
+		pd_unwind_record(nm->uw, rec);
 	if (nm->pp != NULL)
 		pprof_record(nm->pp, rec);
 	if (nm->gk != NULL)
@@ -177,6 +202,20 @@ names_note(struct names *nm)
 			return nm->note;
 		}
 	}
+	if (nm->notes == 2) {
+		uint64_t tried, failed;
+
+		nm->notes = 3;
+		if (nm->uw != NULL &&
+		    (pd_unwind_counts(nm->uw, &tried, &failed), failed > 0)) {
+			snprintf(nm->note, sizeof(nm->note), "%" PRIu64 " of %"
+			    PRIu64 " user stacks (--call-graph dwarf) could not "
+			    "be unwound past their first frame (no file or "
+			    "CFI for it, or another architecture)", failed,
+			    tried);
+			return nm->note;
+		}
+	}
 	return NULL;
 }
 
@@ -186,6 +225,7 @@ names_close(struct names *nm)
 	if (nm == NULL)
 		return;
 	pd_symq_free(nm->sq);
+	pd_unwind_free(nm->uw);
 	/* The fold remembers names by address: it forgets them first. */
 	if (nm->fl != NULL)
 		flame_forget(nm->fl);

@@ -22,11 +22,14 @@ struct names;
 /*
  * Names for an input whose attrs are el, for top, fl, pp and gk (any
  * may be NULL; none is owned). With fl, pp or gk, files are read for
- * symbols even when `so` asks for dsos only. NULL when out of memory.
+ * symbols even when `so` asks for dsos only, and with `unwind` the user
+ * stacks of --call-graph dwarf samples are unwound for them (unwind.h).
+ * NULL when out of memory.
  */
 struct names	*names_open(const struct pd_syms_opts *so,
 		    const struct pd_evlist *el, struct symtop *top,
-		    struct flame *fl, struct pprof *pp, struct gecko *gk);
+		    struct flame *fl, struct pprof *pp, struct gecko *gk,
+		    int unwind);
 
 /*
  * Every record of the input, in stream order: samples come due, in
@@ -40,7 +43,8 @@ int	names_end(struct names *);
 
 /*
  * Then the notes for the user, one per call, NULL when no more: the
- * symbolizer's, and with a flame graph what it left out.
+ * symbolizer's, and with a stack view what it left out and how many
+ * stacks could not be unwound.
  */
 const char	*names_note(struct names *);
 

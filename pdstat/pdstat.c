@@ -36,8 +36,9 @@
 
 static const char usage_line[] =
     "usage: pdstat [--json] [-p] [--flamegraph file.svg] [--gecko file.json]\n"
-    "              [--kallsyms file] [--no-debuginfod] [--pprof file.pb.gz]\n"
-    "              [--top n [--by sym|dso]] [file ...]\n";
+    "              [--kallsyms file] [--no-debuginfod] [--no-unwind]\n"
+    "              [--pprof file.pb.gz]"
+    " [--top n [--by sym|dso]] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -75,6 +76,10 @@ usage(FILE *f, int status)
 		    "FILE\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --no-unwind  leave the user stacks of --call-graph "
+		    "dwarf samples\n"
+		    "                   as recorded (the stack views unwind "
+		    "them by default)\n"
 		    "  -h, --help       this help\n"
 		    "      --version    print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -84,6 +89,7 @@ usage(FILE *f, int status)
 
 struct opts {
 	int		 json, pass, by_dso;
+	int		 no_unwind;	/* --no-unwind */
 	size_t		 topn;		/* --top N; 0: none */
 	const char	*flamepath;
 	const char	*pprofpath;
@@ -103,6 +109,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "no-debuginfod", no_argument,	NULL, 'D' },
+		{ "no-unwind",	no_argument,	NULL, 'N' },
 		{ "pass",	no_argument,	NULL, 'p' },
 		{ "pprof",	required_argument, NULL, 'P' },
 		{ "top",	required_argument, NULL, 'T' },
@@ -145,6 +152,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'p':
 			o->pass = 1;
+			break;
+		case 'N':
+			o->no_unwind = 1;
 			break;
 		case 'P':
 			o->pprofpath = optarg;
@@ -313,7 +323,7 @@ input_open(struct run *run, struct input *in, const char *path)
 	    ((in->top != NULL || run->flame != NULL || run->pprof != NULL ||
 	    run->gecko != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
-	    run->flame, run->pprof, run->gecko)) == NULL)) {
+	    run->flame, run->pprof, run->gecko, !o->no_unwind)) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}

@@ -106,7 +106,6 @@ struct pprof {
 	struct pd_header_info hi;
 	uint32_t	 k_pid, k_tid, k_cpu, k_comm, k_host;
 	uint32_t	 ids[MAX_FRAMES];
-	struct pd_frame	 fr[MAX_FRAMES];
 };
 
 static int
@@ -464,12 +463,12 @@ sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
 
 int
 pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
-    const struct pd_rec *rec, const struct pd_sample *s)
+    const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
 	struct psample key;
 	const char *comm;
 	char cbuf[16];
-	size_t i, n, nmaps;
+	size_t i, nmaps;
 	uint64_t gen = 0;
 
 	memset(&key, 0, sizeof(key));
@@ -497,9 +496,10 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	}
 	if (str(pp, comm, &key.comm) < 0)
 		return -1;
-	n = pd_sample_frames(s, rec->misc, pp->fr, MAX_FRAMES);
+	if (n > MAX_FRAMES)
+		n = MAX_FRAMES;
 	for (i = 0; i < n; i++) {
-		const struct pd_frame *fr = &pp->fr[i];
+		const struct pd_frame *fr = &frames[i];
 		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
 		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 		uint64_t g, hc;

@@ -9,10 +9,12 @@
 #ifndef PDSTAT_PPROF_H
 #define PDSTAT_PPROF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct pd_evlist;
 struct pd_evsel;
+struct pd_frame;
 struct pd_rec;
 struct pd_sample;
 struct pd_syms;
@@ -31,12 +33,12 @@ int	pprof_input(struct pprof *, const struct pd_evlist *el);
 void	pprof_record(struct pprof *, const struct pd_rec *);
 
 /*
- * A sample of ev, its frames named through sy as it stands (at the
- * sample's time: names.h). 0, or -1 when out of memory.
+ * A sample of ev and its n frames (innermost first), named through sy
+ * as it stands (at the sample's time: names.h). 0, or -1 when out of memory.
  */
 int	pprof_sample(struct pprof *, struct pd_syms *sy,
-	    const struct pd_evsel *ev, const struct pd_rec *rec,
-	    const struct pd_sample *s);
+	    const struct pd_evsel *ev, const struct pd_sample *s,
+	    const struct pd_frame *fr, size_t n);
 
 /*
  * The input's end, before its sy goes: every event of el gets its

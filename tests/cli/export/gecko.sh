@@ -24,6 +24,26 @@ for f in callchain.pipe.data callchain.file.data dwarf.pipe.data \
 	python3 "$chk" "$n.gecko.json" "$n.json" "$n.folded" || exit 1
 done
 
+# --call-graph dwarf: unwound by default (deeper than the one frame
+# recorded), as pddump's; with --no-unwind, as recorded, both.
+f=$C/dwarf.pipe.data
+pdstat --json --no-unwind --gecko nu.gecko.json "$f" > nu.json 2> nu.err ||
+	fail "--no-unwind: $(cat nu.err)"
+pddump --folded --no-unwind "$f" > nu.folded 2> /dev/null ||
+	fail "pddump --no-unwind"
+python3 "$chk" nu.gecko.json nu.json nu.folded || exit 1
+# user_deep: the stacks with more than one user frame (not _[k]).
+user_deep() {
+	awk -F';' '{ u = 0; for (i = 2; i <= NF; i++) if ($i !~ /_\[k\]( [0-9]+)?$/) u++
+	    if (u > 1) deep++ } END { print deep + 0 }' "$1"
+}
+[ "$(user_deep dwarf.pipe.folded)" -gt 0 ] ||
+	fail "dwarf: not unwound: $(head -3 dwarf.pipe.folded)"
+[ "$(user_deep nu.folded)" -eq 0 ] ||
+	fail "dwarf --no-unwind: unwound: $(head -3 nu.folded)"
+grep -q 'could not be unwound' dwarf.pipe.err nu.err &&
+	fail "dwarf: stacks not unwound: $(cat dwarf.pipe.err)"
+
 # A cut stream writes nothing; "-" writes the same bytes as a file.
 head -c 20000 "$C/callchain.pipe.data" > cut.data
 pdstat --gecko cut.json cut.data > /dev/null 2>&1
