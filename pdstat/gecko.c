@@ -43,6 +43,7 @@ struct row {
 struct thread {
 	uint32_t	 tid, pid;
 	uint32_t	 comm;		/* strs */
+	const char	*commp;		/* the pd_syms string it is, or NULL */
 	uint32_t	*stk;		/* pairs: prefix + 1 (0: root), frame */
 	size_t		 nstk, stkcap;
 	uint32_t	*fr;		/* local frame -> global frame */
@@ -59,6 +60,13 @@ struct gframe {
 /* An entry of the per-thread lookups: which thread, which local id. */
 struct lent {
 	uint32_t	 thread, local;
+};
+
+/* A name pair of an input's pd_syms (stable addresses) -> its frame. */
+#define PCACHE		4096
+struct fent {
+	const char	*name, *dso;
+	uint32_t	 frame1;	/* global frame + 1; 0: empty */
 };
 
 struct aent {
@@ -91,6 +99,7 @@ struct gecko {
 	uint64_t	 interval_ns;	/* the first event's period, if ns */
 	struct pd_header_info hi;
 	struct aent	 acache[ACACHE];
+	struct fent	 fcache[PCACHE];
 	uint32_t	 gids[MAX_FRAMES];
 };
 
@@ -146,18 +155,29 @@ gecko_free(struct gecko *g)
 	free(g);
 }
 
+/* An input's pd_syms goes: its generations and strings mean nothing. */
+static void
+forget(struct gecko *g)
+{
+	size_t i;
+
+	memset(g->acache, 0, sizeof(g->acache));
+	memset(g->fcache, 0, sizeof(g->fcache));
+	for (i = 0; i < g->nthreads; i++)
+		g->threads[i].commp = NULL;
+}
+
 void
 gecko_input(struct gecko *g)
 {
 	memset(&g->hi, 0, sizeof(g->hi));
-	memset(g->acache, 0, sizeof(g->acache));
+	forget(g);
 }
 
 void
 gecko_input_end(struct gecko *g)
 {
-	/* Generations start again with a new pd_syms. */
-	memset(g->acache, 0, sizeof(g->acache));
+	forget(g);
 }
 
 void
@@ -207,12 +227,25 @@ frame_of(struct gecko *g, struct pd_syms *sy, uint32_t pid,
     const struct pd_frame *fr, uint32_t *id)
 {
 	struct pd_symres r;
+	struct fent *c;
 	char buf[1024];
 
 	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
+	c = &g->fcache[tab_mix((uintptr_t)r.name * 0x9e3779b97f4a7c15ULL ^
+	    (uintptr_t)r.dso ^ (uint64_t)r.kernel) & (PCACHE - 1)];
+	if (c->frame1 != 0 && c->name == r.name && c->dso == r.dso &&
+	    g->frames[c->frame1 - 1].kernel == (r.kernel != 0)) {
+		*id = c->frame1 - 1;
+		return 0;
+	}
 	snprintf(buf, sizeof(buf), "%s (in %s)", r.name != NULL ? r.name :
 	    "[unknown]", r.dso != NULL ? r.dso : "[unknown]");
-	return gframe_of(g, buf, r.kernel, id);
+	if (gframe_of(g, buf, r.kernel, id) < 0)
+		return -1;
+	c->name = r.name;
+	c->dso = r.dso;
+	c->frame1 = *id + 1;
+	return 0;
 }
 
 /* The thread of tid, added when new (pid and comm set by the caller). */
@@ -364,8 +397,12 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	if (thread_of(g, s->tid, &t, &isnew) < 0)
 		return -1;
 	/* Threads name themselves after they start: the latest comm. */
-	if (tab_str(&g->strs, comm, strlen(comm), &g->threads[t].comm) < 0)
-		return -1;
+	if (comm != g->threads[t].commp) {
+		if (tab_str(&g->strs, comm, strlen(comm),
+		    &g->threads[t].comm) < 0)
+			return -1;
+		g->threads[t].commp = comm == cbuf ? NULL : comm;
+	}
 	if (isnew)
 		g->threads[t].pid = s->pid;
 	if (n > MAX_FRAMES)
@@ -424,11 +461,52 @@ static const char frame_schema[] =
     "\"implementation\":3,\"optimizations\":4,\"line\":5,\"column\":6,"
     "\"category\":7,\"subcategory\":8}";
 
+/* v in decimal at the end of buf[24]: returns where it starts. */
+static char *
+dec(char *end, uint64_t v)
+{
+	*--end = '\0';
+	do
+		*--end = '0' + v % 10;
+	while ((v /= 10) > 0);
+	return end;
+}
+
+static void
+put_u(FILE *f, uint64_t v)
+{
+	char b[24];
+
+	fputs(dec(b + sizeof(b), v), f);
+}
+
 /* Milliseconds from the first sample, to the microsecond. */
 static void
 put_ms(FILE *f, uint64_t ns)
 {
-	fprintf(f, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
+	char b[24], *p;
+	uint64_t us = ns / 1000 % 1000;
+
+	put_u(f, ns / 1000000);
+	p = dec(b + sizeof(b), us + 1000);	/* "1ddd": three digits */
+	*p = '.';
+	fputs(p, f);
+}
+
+/* A string as JSON: plain text at once, the rest by pd_json_str. */
+static void
+put_str(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\') {
+			pd_json_str(f, s);
+			return;
+		}
+	putc('"', f);
+	fputs(s, f);
+	putc('"', f);
 }
 
 /* Thread t with its rows (n of them, in time order as they came). */
@@ -448,33 +526,39 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
 	    "\"data\":5},\"data\":[]},\n\"samples\":{\"schema\":{\"stack\":0,"
 	    "\"time\":1,\"responsiveness\":2},\"data\":[", f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s[%" PRIu32 ",", i > 0 ? "," : "",
-		    rows[i].stack);
+		fputs(i > 0 ? ",[" : "[", f);
+		put_u(f, rows[i].stack);
+		putc(',', f);
 		put_ms(f, rows[i].time - g->t0);
 		fputs(",0]", f);
 	}
 	fprintf(f, "]},\n\"frameTable\":{\"schema\":%s,\"data\":[",
 	    frame_schema);
 	/* A frame's location is its string: the same numbering. */
-	for (i = 0; i < th->nfr; i++)
-		fprintf(f, "%s[%zu,false,0,null,null,null,null,%d,0]",
-		    i > 0 ? "," : "", i, g->frames[th->fr[i]].kernel);
+	for (i = 0; i < th->nfr; i++) {
+		fputs(i > 0 ? ",[" : "[", f);
+		put_u(f, i);
+		fputs(g->frames[th->fr[i]].kernel ?
+		    ",false,0,null,null,null,null,1,0]" :
+		    ",false,0,null,null,null,null,0,0]", f);
+	}
 	fputs("]},\n\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
 	    "\"data\":[", f);
 	for (i = 0; i < th->nstk; i++) {
+		fputs(i > 0 ? ",[" : "[", f);
 		if (th->stk[2 * i] == 0)
-			fprintf(f, "%s[null,%" PRIu32 "]", i > 0 ? "," : "",
-			    th->stk[2 * i + 1]);
+			fputs("null", f);
 		else
-			fprintf(f, "%s[%" PRIu32 ",%" PRIu32 "]", i > 0 ?
-			    "," : "", th->stk[2 * i] - 1, th->stk[2 * i + 1]);
+			put_u(f, th->stk[2 * i] - 1);
+		putc(',', f);
+		put_u(f, th->stk[2 * i + 1]);
+		putc(']', f);
 	}
 	fputs("]},\n\"stringTable\":[", f);
 	for (i = 0; i < th->nfr; i++) {
 		if (i > 0)
 			fputc(',', f);
-		pd_json_str(f, tab_strget(&g->strs,
-		    g->frames[th->fr[i]].str));
+		put_str(f, tab_strget(&g->strs, g->frames[th->fr[i]].str));
 	}
 	fputs("]}", f);
 }

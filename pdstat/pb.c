@@ -157,8 +157,12 @@ pb_gz_open(int fd)
 	if (g == NULL)
 		return NULL;
 	g->fd = fd;
-	/* 15 + 16: a gzip header and trailer around the deflate data. */
-	if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8,
+	/*
+	 * 15 + 16: a gzip header and trailer around the deflate data. Level
+	 * 1: a profile's tables of small varints compress nearly as well,
+	 * in a third of the time of the default.
+	 */
+	if (deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8,
 	    Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(g);
 		return NULL;

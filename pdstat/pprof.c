@@ -33,7 +33,7 @@
 #include "pdstat/tab.h"
 
 #define MAX_FRAMES	1024
-#define ACACHE		(1U << 14)	/* address cache entries */
+#define ACACHE		(1U << 16)	/* address cache entries: 2 MB */
 #define NONE		UINT32_MAX	/* a label the sample has not */
 
 struct event {
@@ -64,6 +64,22 @@ struct psample {
 	size_t		 off;		/* into locs */
 	uint32_t	 n;
 	uint64_t	 count, period;
+};
+
+/*
+ * What the symbolizer's strings led to: they stay where they are while
+ * an input's pd_syms lives, so their addresses are keys (as fold.c's).
+ */
+#define PCACHE		4096
+struct fent {
+	const char	*name, *dso;
+	uint32_t	 func1;		/* function index + 1; 0: empty */
+};
+
+struct ment {
+	const char	*dso;
+	uint64_t	 start, end, pgoff;
+	uint32_t	 map;		/* mapping id; 0: empty */
 };
 
 /* Where a frame's address led, the last time (see pd_fold_add_frames). */
@@ -100,6 +116,8 @@ struct pprof {
 	size_t		 nstk, stkcap;
 
 	struct aent	 acache[ACACHE];
+	struct fent	 fcache[PCACHE];
+	struct ment	 mcache[PCACHE];
 	uint64_t	 tmin, tmax;
 	uint64_t	 unknown;
 	uint32_t	 host;		/* the input's, strings */
@@ -153,6 +171,15 @@ pprof_free(struct pprof *pp)
 	free(pp);
 }
 
+/* An input's pd_syms goes: its generations and strings mean nothing. */
+static void
+forget(struct pprof *pp)
+{
+	memset(pp->acache, 0, sizeof(pp->acache));
+	memset(pp->fcache, 0, sizeof(pp->fcache));
+	memset(pp->mcache, 0, sizeof(pp->mcache));
+}
+
 int
 pprof_input(struct pprof *pp, const struct pd_evlist *el)
 {
@@ -161,8 +188,7 @@ pprof_input(struct pprof *pp, const struct pd_evlist *el)
 	pp->last_idx = -1;
 	pp->host = 0;
 	memset(&pp->hi, 0, sizeof(pp->hi));
-	/* Generations start again with a new pd_syms. */
-	memset(pp->acache, 0, sizeof(pp->acache));
+	forget(pp);
 	return 0;
 }
 
@@ -305,56 +331,108 @@ unknown_name(const char *dso, char *buf, size_t len)
  * The location of a frame (leaf: the sampled ip, else a return
  * address), resolved and added when new. 0 or -1.
  */
+static size_t
+ptr_slot(const void *a, const void *b, uint64_t x)
+{
+	return tab_mix((uintptr_t)a * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)b ^
+	    x) & (PCACHE - 1);
+}
+
+/* The mapping id of the map mr, added when new; 0 when out of memory. */
+static uint32_t
+mapping_of(struct pprof *pp, const struct pd_mapres *mr)
+{
+	static const char hexd[] = "0123456789abcdef";
+	struct ment *c = &pp->mcache[ptr_slot(mr->dso, NULL, mr->start ^
+	    mr->end * 31 ^ mr->pgoff)];
+	struct mapping m;
+	char hex[41];
+	size_t i;
+
+	if (c->map != 0 && c->dso == mr->dso && c->start == mr->start &&
+	    c->end == mr->end && c->pgoff == mr->pgoff)
+		return c->map;
+	memset(&m, 0, sizeof(m));
+	m.start = mr->start;
+	m.limit = mr->end;
+	m.off = mr->pgoff;
+	m.symbols = mr->symbols;
+	if (str(pp, mr->dso, &m.file) < 0)
+		return 0;
+	if (mr->bidlen > 0) {
+		for (i = 0; i < mr->bidlen && i < 20; i++) {
+			hex[2 * i] = hexd[mr->bid[i] >> 4];
+			hex[2 * i + 1] = hexd[mr->bid[i] & 15];
+		}
+		if (tab_str(&pp->strs, hex, 2 * i, &m.bid) < 0)
+			return 0;
+	}
+	if ((c->map = mapping_id(pp, &m)) != 0) {
+		c->dso = mr->dso;
+		c->start = mr->start;
+		c->end = mr->end;
+		c->pgoff = mr->pgoff;
+	}
+	return c->map;
+}
+
+/* The function of a resolved frame, added when new. 0 or -1. */
+static int
+function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
+{
+	struct fent *c = &pp->fcache[ptr_slot(r->name, r->dso, 0)];
+	uint32_t name;
+	char ubuf[280];
+
+	if (c->func1 != 0 && c->name == r->name && c->dso == r->dso) {
+		*fn = c->func1 - 1;
+		return 0;
+	}
+	if (r->name == NULL)
+		unknown_name(r->dso, ubuf, sizeof(ubuf));
+	if (str(pp, r->name != NULL ? r->name : ubuf, &name) < 0 ||
+	    function_of(pp, name, fn) < 0)
+		return -1;
+	c->name = r->name;
+	c->dso = r->dso;
+	c->func1 = *fn + 1;
+	return 0;
+}
+
+/*
+ * The location of a frame (leaf: the sampled ip, else a return
+ * address), resolved and added when new. 0 or -1.
+ */
 static int
 location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
     const struct pd_frame *fr, int leaf, uint32_t *id)
 {
 	struct pd_symres r;
 	struct pd_mapres mr;
-	struct mapping m;
 	struct location *l;
 	struct tab_slot *sl;
-	uint32_t map = 0, name, h, fn;
+	uint32_t map = 0, h, fn;
 	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
 	size_t k;
-	char ubuf[280];
 
 	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
-	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0) {
-		memset(&m, 0, sizeof(m));
-		m.start = mr.start;
-		m.limit = mr.end;
-		m.off = mr.pgoff;
-		m.symbols = mr.symbols;
-		if (str(pp, mr.dso, &m.file) < 0)
-			return -1;
-		if (mr.bidlen > 0) {
-			char hex[41];
-			size_t i;
-
-			for (i = 0; i < mr.bidlen && i < 20; i++)
-				snprintf(hex + 2 * i, 3, "%02x", mr.bid[i]);
-			if (str(pp, hex, &m.bid) < 0)
-				return -1;
-		}
-		if ((map = mapping_id(pp, &m)) == 0)
-			return -1;
-	}
+	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0 &&
+	    (map = mapping_of(pp, &mr)) == 0)
+		return -1;
 	h = (uint32_t)tab_mix(addr * 0x9e3779b97f4a7c15ULL ^ map);
 	if (tab_index_room(&pp->lidx) < 0)
 		return -1;
 	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
 	    k = (k + 1) & (pp->lidx.cap - 1)) {
+		if (sl->h != h)
+			continue;
 		l = &pp->locs[sl->id1 - 1];
 		if (l->addr == addr && l->map == map) {
 			*id = sl->id1;
 			return 0;
 		}
 	}
-	if (r.name == NULL)
-		unknown_name(r.dso, ubuf, sizeof(ubuf));
-	if (str(pp, r.name != NULL ? r.name : ubuf, &name) < 0 ||
-	    function_of(pp, name, &fn) < 0 ||
+	if (function_named(pp, &r, &fn) < 0 ||
 	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
 		return -1;
 	l = &pp->locs[pp->nlocs];
@@ -552,7 +630,7 @@ pprof_input_end(struct pprof *pp, const struct pd_evlist *el)
 		if (event_of(pp, &el->evsels[i], &idx) < 0)
 			return -1;
 	pp->last_idx = -1;
-	memset(pp->acache, 0, sizeof(pp->acache));
+	forget(pp);
 	return 0;
 }
 
