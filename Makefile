@@ -33,6 +33,10 @@ PKGS := libzstd libelf libdw libtraceevent libdebuginfod
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # libiberty (no .pc file): perf's C++ demangler, for the same names.
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -liberty
+# zlib: pdstat --pprof's gzip (libelf and libdw depend on it already).
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags zlib 2>/dev/null)
+ZLIB_LIBS := $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
+PKG_CFLAGS += $(ZLIB_CFLAGS)
 
 # SANITIZE=1 builds into its own tree, so the two builds never mix.
 ifeq ($(SANITIZE),1)
@@ -65,6 +69,7 @@ pddump_LIBS   := cli sym stream
 pdrecord_LIBS := cli rec stream
 pdsort_LIBS   := cli stream
 pdstat_LIBS   := cli sym stream
+pdstat_EXTRA  := $(ZLIB_LIBS)
 pdswap_LIBS   := cli stream
 
 # A tool is a folder pdX holding pdX.c; every .c in it is part of the tool.
@@ -103,7 +108,8 @@ define tool_rule
 $(OUT)/$(1): $(patsubst %.c,$(B)/%.o,$(wildcard $(1)/*.c)) \
 		$(foreach l,$($(1)_LIBS),$(LIB_$(l)))
 	@mkdir -p $$(@D)
-	$$(qld)$$(CC) $$(PD_LDFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(PKG_LIBS) -lm
+	$$(qld)$$(CC) $$(PD_LDFLAGS) $$(CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(PKG_LIBS) \
+		$$($(1)_EXTRA) -lm
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
@@ -181,12 +187,29 @@ fuzz-run: fuzz
 # Debian packages for build and tests. As root they are installed;
 # otherwise the exact command is printed. Installed without recommends,
 # so libc6-dev and clang's libFuzzer runtime are named.
-DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev pkg-config \
+DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev zlib1g-dev pkg-config \
 	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind \
 	chromium lld libiberty-dev xz-utils jq procps libtraceevent-dev \
-	libdebuginfod-dev debuginfod openssh-server
+	libdebuginfod-dev debuginfod openssh-server golang-go
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
+	$(Q)$(MAKE) --no-print-directory deps-npm
+
+# The Firefox Profiler's command-line package, which loads what
+# pdstat --gecko writes (tests/cli/export/gecko.sh): from npm into a
+# cache outside the tree. Where npm or the network is missing (CI has
+# Debian's archive only) this says so and the test skips that part.
+PROFILER_CLI_DIR ?= $(HOME)/.cache/pdtools/profiler-cli
+PROFILER_CLI_PKG := @firefox-devtools/profiler-cli@0.10.0
+deps-npm:
+	$(Q)if ! command -v npm >/dev/null 2>&1; then \
+		echo "deps-npm: no npm: the Firefox Profiler check will skip"; \
+	elif timeout 300 npm install --no-audit --no-fund --fetch-retries=1 \
+	    --prefix $(PROFILER_CLI_DIR) $(PROFILER_CLI_PKG) >/dev/null 2>&1; then \
+		echo "deps-npm: $(PROFILER_CLI_PKG) in $(PROFILER_CLI_DIR)"; \
+	else \
+		echo "deps-npm: npm could not install $(PROFILER_CLI_PKG): the Firefox Profiler check will skip"; \
+	fi
 
 # Installs only what is missing (as root), so `make check` and `make demo`
 # work on a fresh machine; a non-root user gets the apt-get line.
@@ -211,4 +234,4 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all check check-run check-stress bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check install uninstall clean
+.PHONY: all check check-run check-stress bench demo demo-run fuzz fuzz-bins fuzz-run deps deps-check deps-npm install uninstall clean

@@ -29,8 +29,8 @@
 
 static const char usage_line[] =
     "usage: pddump [-svx] [--json] [--folded[=period|offcpu]] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--offcpu-min time] [--raw] [--symfs dir]\n"
-    "              [-t types] [--unwind] [file ...]\n";
+    "              [--no-debuginfod] [--no-unwind] [--offcpu-min time] [--raw]\n"
+    "              [--symfs dir] [-t types] [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -54,6 +54,10 @@ usage(FILE *f, int status)
 		    "(with -s)\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --no-unwind   leave the user stacks of --call-graph "
+		    "dwarf samples as\n"
+		    "                    recorded (-s and --folded unwind "
+		    "them by default)\n"
 		    "      --offcpu-min TIME  --folded=offcpu: leave out "
 		    "waits shorter than TIME\n"
 		    "                    (e.g. 1ms, 200us)\n"
@@ -66,10 +70,10 @@ usage(FILE *f, int status)
 		    "(with -s)\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
-		    "      --unwind      -s, with the user frames of "
-		    "--call-graph dwarf samples\n"
-		    "                    unwound from their registers and "
-		    "stack copy\n"
+		    "      --unwind      -s (which unwinds the user stacks of "
+		    "--call-graph dwarf\n"
+		    "                    samples from their registers and "
+		    "stack copy)\n"
 		    "  -v, --verbose     with -s, say each path tried for a "
 		    "file\n"
 		    "  -x, --hex         a hex dump of each record's bytes\n"
@@ -203,6 +207,18 @@ dump_end(struct dumper *d, int status)
 			    d->sym_bad > 1 ? "s were" : " was");
 		}
 	}
+	if (d->uw != NULL) {
+		uint64_t tried, failed;
+
+		pd_unwind_counts(d->uw, &tried, &failed);
+		if (failed > 0) {
+			out_flush();
+			pd_warnx("%s: %" PRIu64 " of %" PRIu64 " user stacks "
+			    "(--call-graph dwarf) could not be unwound past "
+			    "their first frame (no file or CFI for it, or "
+			    "another architecture)", name, failed, tried);
+		}
+	}
 	pd_symq_free(d->sq);
 	d->sq = NULL;
 	pd_unwind_free(d->uw);
@@ -263,6 +279,7 @@ options(int argc, char **argv, struct dumper *d)
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "no-debuginfod", no_argument,		NULL, 'D' },
+		{ "no-unwind",	no_argument,		NULL, 'N' },
 		{ "offcpu-min",	required_argument,	NULL, 'M' },
 		{ "raw",	no_argument,		NULL, 'R' },
 		{ "symbols",	no_argument,		NULL, 's' },
@@ -273,7 +290,7 @@ options(int argc, char **argv, struct dumper *d)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, folded = 0, offcpu_min = 0, raw = 0;
+	int c, folded = 0, offcpu_min = 0, raw = 0, no_unwind = 0;
 
 	while ((c = getopt_long(argc, argv, "hjst:vx", longopts, NULL)) != -1) {
 		switch (c) {
@@ -308,6 +325,9 @@ options(int argc, char **argv, struct dumper *d)
 			}
 			offcpu_min = 1;
 			break;
+		case 'N':
+			no_unwind = 1;
+			break;
 		case 'j':
 			d->json = 1;
 			break;
@@ -328,7 +348,7 @@ options(int argc, char **argv, struct dumper *d)
 				exit(PD_EXIT_USAGE);
 			break;
 		case 'U':
-			d->syms = d->unwind = 1;
+			d->syms = 1;
 			break;
 		case 'v':
 			d->sopts.verbose = 1;
@@ -351,6 +371,8 @@ options(int argc, char **argv, struct dumper *d)
 		pd_warnx("--offcpu-min goes with --folded=offcpu");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	/* Like perf script: a dwarf sample's user stack, unwound. */
+	d->unwind = d->syms && !no_unwind;
 	if ((folded && ((d->fold = pd_fold_new()) == NULL || (folded == 2 &&
 	    (d->offcpu = pd_offcpu_new(d->fold, d->offcpu_min)) == NULL))) ||
 	    (!folded && !raw && (d->tptext = pd_tptext_new()) == NULL)) {

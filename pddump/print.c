@@ -577,8 +577,8 @@ sample_syms(struct dumper *d, int has_tid, int has_callchain)
 			put_symres(d, &r->ip);
 		}
 	}
-	/* --unwind: samples without a recorded chain may have frames. */
-	if (!has_callchain && (d->uw == NULL || r->nframes == 0)) {
+	/* Unwound: dwarf samples without a recorded chain have frames. */
+	if (!has_callchain && (!r->unwound || r->nframes == 0)) {
 		if (d->json)
 			OUT_S(",\"callchain\":null");
 		return;

@@ -599,15 +599,12 @@ out:
  * Samples are named at their own time (names.h), as pddump --folded
  * and perf script name them.
  */
-#define MAX_FRAMES	1024
-
 struct flame {
 	struct pd_fold		*fold;
 	struct pd_offcpu	*offcpu;	/* --offcpu */
 	uint64_t		 samples;
 	int			 ev_idx;	/* evname's event, or -1 */
 	char			 evname[256];
-	struct pd_frame		 fr[MAX_FRAMES];
 };
 
 struct flame *
@@ -671,15 +668,11 @@ flame_forget(struct flame *fl)
 
 int
 flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
-    const struct pd_rec *rec, const struct pd_sample *s)
+    const struct pd_sample *s, const struct pd_frame *fr, size_t n)
 {
-	size_t n;
-
-	if (fl->offcpu != NULL) {
-		n = pd_sample_frames(s, rec->misc, fl->fr, MAX_FRAMES);
-		return pd_offcpu_sample(fl->offcpu, sy, ev, s, fl->fr, n) < 0 ?
+	if (fl->offcpu != NULL)
+		return pd_offcpu_sample(fl->offcpu, sy, ev, s, fr, n) < 0 ?
 		    -1 : 0;
-	}
 	if (ev->idx != fl->ev_idx) {
 		if (ev->name != NULL)
 			snprintf(fl->evname, sizeof(fl->evname), "%s",
@@ -689,9 +682,8 @@ flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
 			    sizeof(fl->evname));
 		fl->ev_idx = ev->idx;
 	}
-	n = pd_sample_frames(s, rec->misc, fl->fr, MAX_FRAMES);
 	switch (pd_fold_add_frames(fl->fold, sy, fl->evname, s->pid,
-	    s->tid, fl->fr, n, s->type & PERF_SAMPLE_PERIOD ? s->period :
+	    s->tid, fr, n, s->type & PERF_SAMPLE_PERIOD ? s->period :
 	    ev->attr.sample_period)) {
 	case -1:
 		return -1;

@@ -6,11 +6,13 @@
 #ifndef PDSTAT_FLAME_H
 #define PDSTAT_FLAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 struct pd_evlist;
 struct pd_evsel;
+struct pd_frame;
 struct pd_rec;
 struct pd_sample;
 struct pd_stacks;
@@ -63,12 +65,13 @@ void		 flame_free(struct flame *);
 void	flame_input(struct flame *, const struct pd_evlist *el);
 
 /*
- * A sample of ev, its frames named through sy as it stands (at the
- * sample's time: names.h). 0, or -1 when out of memory.
+ * A sample of ev and its n frames (innermost first: pd_sample_frames,
+ * or unwound), named through sy as it stands (at the sample's time:
+ * names.h). 0, or -1 when out of memory.
  */
 int	flame_sample(struct flame *, struct pd_syms *sy,
-	    const struct pd_evsel *ev, const struct pd_rec *rec,
-	    const struct pd_sample *s);
+	    const struct pd_evsel *ev, const struct pd_sample *s,
+	    const struct pd_frame *fr, size_t n);
 
 /* Before the input's sy goes: the fold forgets the names it kept. */
 void	flame_forget(struct flame *);

@@ -10,16 +10,26 @@
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
+#include "libcommon/sym/unwind.h"
 #include "pdstat/flame.h"
+#include "pdstat/gecko.h"
+#include "pdstat/pprof.h"
 #include "pdstat/top.h"
+
+/* A sample's frames, as the stack views take them. */
+#define MAX_FRAMES	1024
 
 struct names {
 	struct pd_syms	*sy;
+	struct pd_unwind *uw;		/* dwarf stacks unwound, or NULL */
+	struct pd_frame	 sfr[MAX_FRAMES];
 	struct pd_frame	*fr;		/* --top alone: a sample's frames */
 	size_t		 frcap;
 	struct pd_symq	*sq;
 	struct symtop	*top;
 	struct flame	*fl;
+	struct pprof	*pp;
+	struct gecko	*gk;
 	uint64_t	 bad;		/* samples that do not parse */
 	int		 oom;		/* a sample could not be counted */
 	int		 notes;		/* names_note's progress */
@@ -61,26 +71,43 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
     const struct pd_sample *s)
 {
 	struct names *nm = ctx;
+	size_t n = 0;
 
 	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
-	    s) < 0 || (nm->fl == NULL && !symtop_names_frames(nm->top) &&
+	    s) < 0 || (nm->fl == NULL && nm->pp == NULL &&
+	    nm->gk == NULL && !symtop_names_frames(nm->top) &&
 	    name_frames(nm, rec, s) < 0)))
 		nm->oom = 1;
-	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, rec, s) < 0)
+	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
+		return;
+	/* The stack views: a --call-graph dwarf sample's user stack unwound. */
+	if (nm->uw != NULL)
+		n = pd_unwind_frames(nm->uw, s, rec->misc, nm->sfr, MAX_FRAMES);
+	else
+		n = pd_sample_frames(s, rec->misc, nm->sfr, MAX_FRAMES);
+	if (nm->fl != NULL && flame_sample(nm->fl, nm->sy, ev, s, nm->sfr,
+	    n) < 0)
+		nm->oom = 1;
+	if (nm->pp != NULL && pprof_sample(nm->pp, nm->sy, ev, s, nm->sfr,
+	    n) < 0)
+		nm->oom = 1;
+	if (nm->gk != NULL && gecko_sample(nm->gk, nm->sy, ev, s, nm->sfr,
+	    n) < 0)
 		nm->oom = 1;
 }
 
 struct names *
 names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
-    struct symtop *top, struct flame *fl)
+    struct symtop *top, struct flame *fl, struct pprof *pp,
+    struct gecko *gk, int unwind)
 {
 	struct pd_syms_opts o = *so;
 	struct names *nm;
 
 	if ((nm = calloc(1, sizeof(*nm))) == NULL)
 		return NULL;
-	/* The flame graph names every frame: it needs the files. */
-	if (fl != NULL)
+	/* The stack views name every frame: they need the files. */
+	if (fl != NULL || pp != NULL || gk != NULL)
 		o.dso_only = 0;
 	if ((nm->sy = pd_syms_new(&o)) == NULL ||
 	    (nm->sq = pd_symq_new(nm->sy, el)) == NULL) {
@@ -88,10 +115,23 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 		return NULL;
 	}
 	pd_symq_set_sample_fn(nm->sq, names_sample, nm);
+	if (unwind && (fl != NULL || pp != NULL || gk != NULL) &&
+	    (nm->uw = pd_unwind_new(nm->sy)) == NULL) {
+		names_close(nm);
+		return NULL;
+	}
 	nm->top = top;
 	nm->fl = fl;
+	nm->pp = pp;
+	nm->gk = gk;
 	if (fl != NULL)
 		flame_input(fl, el);
+	if (gk != NULL)
+		gecko_input(gk);
+	if (pp != NULL && pprof_input(pp, el) < 0) {
+		names_close(nm);
+		return NULL;
+	}
 	return nm;
 }
 
@@ -115,6 +155,13 @@ names_record(struct names *nm, const struct pd_rec *rec)
 	if (rec->type == PD_RECORD_COMPRESSED ||
 	    rec->type == PD_RECORD_COMPRESSED2)
 		return 0;
+	/* The unwinder's header facts (arch, host), in stream order. */
+	if (nm->uw != NULL)
+		pd_unwind_record(nm->uw, rec);
+	if (nm->pp != NULL)
+		pprof_record(nm->pp, rec);
+	if (nm->gk != NULL)
+		gecko_record(nm->gk, rec);
 	if (pd_symq_push(nm->sq, rec) < 0)
 		return -1;
 	return drain(nm);
@@ -135,7 +182,7 @@ names_note(struct names *nm)
 
 	if (nm->notes == 0 && (note = pd_syms_next_note(nm->sy)) != NULL)
 		return note;
-	if (nm->fl == NULL)
+	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
 		return NULL;
 	if (nm->notes == 0) {
 		nm->notes = 1;
@@ -151,7 +198,22 @@ names_note(struct names *nm)
 		if (nm->bad > 0) {
 			snprintf(nm->note, sizeof(nm->note), "%" PRIu64
 			    " sample%s of no known layout left out of the "
-			    "flame graph", nm->bad, nm->bad > 1 ? "s" : "");
+			    "%s", nm->bad, nm->bad > 1 ? "s" : "",
+			    nm->fl != NULL ? "flame graph" : "profile");
+			return nm->note;
+		}
+	}
+	if (nm->notes == 2) {
+		uint64_t tried, failed;
+
+		nm->notes = 3;
+		if (nm->uw != NULL &&
+		    (pd_unwind_counts(nm->uw, &tried, &failed), failed > 0)) {
+			snprintf(nm->note, sizeof(nm->note), "%" PRIu64 " of %"
+			    PRIu64 " user stacks (--call-graph dwarf) could not "
+			    "be unwound past their first frame (no file or "
+			    "CFI for it, or another architecture)", failed,
+			    tried);
 			return nm->note;
 		}
 	}
@@ -164,9 +226,12 @@ names_close(struct names *nm)
 	if (nm == NULL)
 		return;
 	pd_symq_free(nm->sq);
+	pd_unwind_free(nm->uw);
 	/* The fold remembers names by address: it forgets them first. */
 	if (nm->fl != NULL)
 		flame_forget(nm->fl);
+	if (nm->gk != NULL)
+		gecko_input_end(nm->gk);
 	pd_syms_free(nm->sy);
 	free(nm->fr);
 	free(nm);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Names for pdstat's samples: one symbolizer (libcommon/sym) and its
- * time-ordered queue per input, for --top and --flamegraph alike, in
+ * time-ordered queue per input, for --top, --flamegraph, --pprof and --gecko,
+ * in
  * the one pass over the input: each sample comes due with the maps of
  * its time (symq.h) and goes to both.
  */
@@ -9,21 +10,26 @@
 #define PDSTAT_NAMES_H
 
 struct flame;
+struct gecko;
 struct pd_evlist;
 struct pd_rec;
 struct pd_syms_opts;
+struct pprof;
 struct symtop;
 
 struct names;
 
 /*
- * Names for an input whose attrs are el, for top and fl (either may be
- * NULL; neither is owned). With fl, files are read for symbols even
- * when `so` asks for dsos only. NULL when out of memory.
+ * Names for an input whose attrs are el, for top, fl, pp and gk (any
+ * may be NULL; none is owned). With fl, pp or gk, files are read for
+ * symbols even when `so` asks for dsos only, and with `unwind` the user
+ * stacks of --call-graph dwarf samples are unwound for them (unwind.h).
+ * NULL when out of memory.
  */
 struct names	*names_open(const struct pd_syms_opts *so,
 		    const struct pd_evlist *el, struct symtop *top,
-		    struct flame *fl);
+		    struct flame *fl, struct pprof *pp, struct gecko *gk,
+		    int unwind);
 
 /*
  * Every record of the input, in stream order: samples come due, in
@@ -37,7 +43,8 @@ int	names_end(struct names *);
 
 /*
  * Then the notes for the user, one per call, NULL when no more: the
- * symbolizer's, and with a flame graph what it left out.
+ * symbolizer's, and with a stack view what it left out and how many
+ * stacks could not be unwound.
  */
 const char	*names_note(struct names *);
 

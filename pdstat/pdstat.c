@@ -3,7 +3,8 @@
  * pdstat: what is in a perf.data stream, at a glance (a table like
  * `perf report --stats`, or JSON), or live while it passes through (-p).
  * The counts are stats.c's, the summary print.c's; --top and
- * --flamegraph name the samples through one symbolizer (names.c).
+ * --flamegraph, --pprof and --gecko name the samples through one
+ * symbolizer (names.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +28,9 @@
 #include "pdstat/buildids.h"
 #include "pdstat/diff.h"
 #include "pdstat/flame.h"
+#include "pdstat/gecko.h"
 #include "pdstat/names.h"
+#include "pdstat/pprof.h"
 #include "pdstat/print.h"
 #include "pdstat/stats.h"
 #include "pdstat/status.h"
@@ -38,7 +41,8 @@
 static const char usage_line[] =
     "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
     "              [--folded file] [--diff base [--no-normalize]]\n"
-    "              [--offcpu [--offcpu-min time]] [--no-debuginfod]\n"
+    "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
+    "              [--pprof file.pb.gz] [--no-debuginfod] [--no-unwind]\n"
     "              [--symfs dir] [--top n] [--sort key,...] [--by key]\n"
     "              [--children] [--percent-limit pct] [--build-ids]\n"
     "              [file ...]\n";
@@ -73,11 +77,21 @@ usage(FILE *f, int status)
 		    "stack that waited\n"
 		    "      --offcpu-min TIME  leave out waits shorter than "
 		    "TIME (e.g. 1ms, 200us)\n"
+		    "      --gecko FILE.json\n"
+		    "                   also write the samples as the Firefox "
+		    "Profiler's gecko\n"
+		    "                   JSON, as perf script report gecko "
+		    "(- : standard output)\n"
 		    "      --json       print the summary as JSON\n"
 		    "  -p, --pass       copy the stream to standard output "
 		    "unchanged; the summary\n"
 		    "                   (and a live status line on a "
 		    "terminal) goes to standard error\n"
+		    "      --pprof FILE.pb.gz\n"
+		    "                   also write the samples' stacks as a "
+		    "gzipped pprof\n"
+		    "                   profile.proto, for go tool pprof "
+		    "(- : standard output)\n"
 		    "      --top N      the N hottest symbols of each event "
 		    "by their samples'\n"
 		    "                   period, as perf report --sort sym\n"
@@ -97,6 +111,10 @@ usage(FILE *f, int status)
 		    "  -v, --verbose    say each path tried for a file\n"
 		    "      --build-ids  instead, each build id and its path, "
 		    "as perf buildid-list\n"
+		    "      --no-unwind  leave the user stacks of --call-graph "
+		    "dwarf samples\n"
+		    "                   as recorded (the stack views unwind "
+		    "them by default)\n"
 		    "  -h, --help       this help\n"
 		    "      --version    print the version\n"
 		    "With no file, or when file is -, read standard input.\n",
@@ -106,6 +124,7 @@ usage(FILE *f, int status)
 
 struct opts {
 	int		 json, pass, build_ids;
+	int		 no_unwind;	/* --no-unwind */
 	size_t		 topn;		/* --top N; 0: none */
 	struct symtop_opts tk;		/* --sort, --children ... */
 	const char	*flamepath;
@@ -114,6 +133,8 @@ struct opts {
 	int		 no_normalize;
 	int		 offcpu;
 	uint64_t	 offcpu_min;	/* ns */
+	const char	*pprofpath;
+	const char	*geckopath;
 	struct pd_syms_opts so;
 };
 
@@ -153,6 +174,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "diff",	required_argument, NULL, 'd' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
 		{ "folded",	required_argument, NULL, 'f' },
+		{ "gecko",	required_argument, NULL, 'g' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
@@ -160,8 +182,10 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "no-normalize", no_argument,	NULL, 'N' },
 		{ "offcpu",	no_argument,	NULL, 'O' },
 		{ "offcpu-min",	required_argument, NULL, 'M' },
+		{ "no-unwind",	no_argument,	NULL, 'W' },
 		{ "pass",	no_argument,	NULL, 'p' },
 		{ "percent-limit", required_argument, NULL, 'L' },
+		{ "pprof",	required_argument, NULL, 'P' },
 		{ "sort",	required_argument, NULL, 's' },
 		{ "symfs",	required_argument, NULL, 'S' },
 		{ "top",	required_argument, NULL, 'T' },
@@ -216,6 +240,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'O':
 			o->offcpu = 1;
 			break;
+		case 'g':
+			o->geckopath = optarg;
+			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
@@ -247,6 +274,12 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'v':
 			o->so.verbose = 1;
+			break;
+		case 'W':
+			o->no_unwind = 1;
+			break;
+		case 'P':
+			o->pprofpath = optarg;
 			break;
 		case 'T':
 			errno = 0;
@@ -286,6 +319,27 @@ parse_opts(int argc, char **argv, struct opts *o)
 		    "--flamegraph a file");
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	{
+		int tostdout = o->pass + (o->flamepath != NULL &&
+		    strcmp(o->flamepath, "-") == 0) + (o->foldedpath != NULL &&
+		    strcmp(o->foldedpath, "-") == 0) + (o->pprofpath != NULL &&
+		    strcmp(o->pprofpath, "-") == 0) + (o->geckopath != NULL &&
+		    strcmp(o->geckopath, "-") == 0);
+
+		if (tostdout > 1) {
+			pd_warnx("one output to standard output at most: give "
+			    "--%s a file", o->geckopath != NULL &&
+			    strcmp(o->geckopath, "-") == 0 ? "gecko" :
+			    "pprof");
+			usage(stderr, PD_EXIT_USAGE);
+		}
+	}
+	if (o->pprofpath != NULL && strcmp(o->pprofpath, "-") == 0 &&
+	    isatty(STDOUT_FILENO)) {
+		pd_warnx("--pprof -: refusing to write binary data to a "
+		    "terminal (give a file or a pipe)");
+		usage(stderr, PD_EXIT_USAGE);
+	}
 	stacks_opts(o);
 	return optind;
 }
@@ -299,6 +353,9 @@ struct run {
 	struct flame	*flame;		/* --flamegraph: every input's */
 	struct flame	*base;		/* --diff: the base profile's */
 	struct flame	*cur;		/* the one the input goes to */
+	struct pprof	*pprof;		/* --pprof: every input's */
+	struct gecko	*gecko;		/* --gecko: every input's */
+	int		 incomplete;	/* an input was not read to its end */
 	char		 cmdline[sizeof(((struct pd_header_info *)0)->cmdline)];
 	int		 status;
 };
@@ -401,9 +458,10 @@ input_open(struct run *run, struct input *in, const char *path)
 	pd_interrupt_watch(rd);
 	if (stats_open(&in->st, rd) < 0 ||
 	    (o->topn > 0 && (in->top = symtop_new(&o->tk)) == NULL) ||
-	    ((in->top != NULL || run->cur != NULL) &&
+	    ((in->top != NULL || run->cur != NULL || run->pprof != NULL ||
+	    run->gecko != NULL) &&
 	    (in->names = names_open(&o->so, pd_reader_evlist(rd), in->top,
-	    run->cur)) == NULL)) {
+	    run->cur, run->pprof, run->gecko, !o->no_unwind)) == NULL)) {
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
@@ -434,7 +492,9 @@ input_run(struct run *run, const char *path, int first)
 		return;
 	r = stats_scan(&in.st, rd, in.names != NULL || in.w != NULL ||
 	    in.ss.on ? pass_on : NULL, &in);
-	if (in.names != NULL && names_end(in.names) < 0 && r == 0) {
+	if (in.names != NULL && (names_end(in.names) < 0 ||
+	    (run->pprof != NULL && pprof_input_end(run->pprof,
+	    pd_reader_evlist(rd)) < 0)) && r == 0) {
 		snprintf(in.st.error, sizeof(in.st.error), "out of memory");
 		r = -1;
 	}
@@ -457,9 +517,11 @@ input_run(struct run *run, const char *path, int first)
 	if (r < 0) {
 		pd_warnx("%s: %s", in.st.input, in.st.error);
 		run->status = PD_EXIT_DATA;
+		run->incomplete = 1;
 	}
 	while (in.names != NULL && (note = names_note(in.names)) != NULL) {
-		if (run->cur != NULL)
+		if (run->cur != NULL || run->pprof != NULL ||
+		    run->gecko != NULL)
 			pd_warnx("%s: %s", in.st.input, note);
 		else
 			pd_warnx("%s", note);
@@ -568,6 +630,26 @@ run_flame(const struct opts *o)
 	return fl;
 }
 
+/*
+ * Whether a profile of every input is written (only when each was read
+ * to its end); says what has no address, counted as [unknown].
+ */
+static int
+profile_ok(struct run *run, const char *path, uint64_t unknown)
+{
+	if (run->incomplete || pd_interrupted()) {
+		pd_warnx("%s: not written: an input was not read to its end",
+		    strcmp(path, "-") == 0 ? "<stdout>" : path);
+		run->status = PD_EXIT_DATA;
+		return 0;
+	}
+	if (unknown > 0)
+		pd_warnx("%s: %" PRIu64 " sample%s without an address to "
+		    "name, counted as [unknown]", path, unknown,
+		    unknown > 1 ? "s" : "");
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -590,6 +672,20 @@ main(int argc, char **argv)
 		/* The picture on standard output: the summary goes aside. */
 		if ((o.flamepath != NULL && strcmp(o.flamepath, "-") == 0) ||
 		    (o.foldedpath != NULL && strcmp(o.foldedpath, "-") == 0))
+			run.sf = stderr;
+	}
+	if (o.pprofpath != NULL) {
+		if ((run.pprof = pprof_new()) == NULL) {
+			pd_warnx("out of memory");
+			return PD_EXIT_DATA;
+		}
+		if (strcmp(o.pprofpath, "-") == 0)
+			run.sf = stderr;
+	}
+	if (o.geckopath != NULL) {
+		if ((run.gecko = gecko_new()) == NULL)
+			return PD_EXIT_DATA;
+		if (strcmp(o.geckopath, "-") == 0)
 			run.sf = stderr;
 	}
 	if (o.pass) {
@@ -625,6 +721,18 @@ main(int argc, char **argv)
 		flame_finish(&run);
 		flame_free(run.flame);
 		flame_free(run.base);
+	}
+	if (run.pprof != NULL) {
+		if (profile_ok(&run, o.pprofpath, pprof_unknown(run.pprof)) &&
+		    pprof_write(run.pprof, o.pprofpath) < 0)
+			run.status = PD_EXIT_DATA;
+		pprof_free(run.pprof);
+	}
+	if (run.gecko != NULL) {
+		if (profile_ok(&run, o.geckopath, gecko_unknown(run.gecko)) &&
+		    gecko_write(run.gecko, o.geckopath) < 0)
+			run.status = PD_EXIT_DATA;
+		gecko_free(run.gecko);
 	}
 	if (run.sf == stdout && (ferror(stdout) || fclose(stdout) == EOF))
 		pd_die_write("standard output");

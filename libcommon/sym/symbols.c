@@ -212,3 +212,30 @@ pd_syms_file_ok(struct pd_syms *sy, uint32_t pid, uint64_t addr)
 		pd_dso_load(sy, d);
 	return !d->wrong;
 }
+
+int
+pd_syms_map_at(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
+    uint64_t addr, struct pd_mapres *r)
+{
+	const struct pd_map *m;
+	struct dso *d;
+	int kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+
+	if ((!kernel && cpumode != PERF_RECORD_MISC_USER) ||
+	    pd_syms_find_map(sy, pid, kernel, addr, &m, &d) < 0)
+		return -1;
+	r->start = m->start;
+	r->end = m->end;
+	r->pgoff = m->pgoff;
+	r->dso = d->name;
+	if (d->bidlen > 0) {
+		r->bid = d->bid;
+		r->bidlen = d->bidlen;
+	} else {
+		r->bid = d->fbid;
+		r->bidlen = d->fbidlen;
+	}
+	r->symbols = kernel ? sy->ktried > 0 :
+	    d->loaded && !d->wrong && d->st.n > 0;
+	return 0;
+}

@@ -130,6 +130,25 @@ void	pd_syms_resolve(struct pd_syms *, uint32_t pid, uint8_t cpumode,
 	    uint64_t addr, struct pd_symres *);
 
 /*
+ * The map an address of a process falls in at this time, as an export
+ * format describes it (pprof's Mapping): start, end and file offset,
+ * the dso's name as pd_syms_resolve gives it, and its build id (the
+ * stream's, else the file's once its symbols were loaded; len 0: none).
+ * kernel: cpumode is a kernel one. Returns 0 and fills *m, or -1 when
+ * no map holds addr. The strings live as long as the pd_syms.
+ */
+struct pd_mapres {
+	uint64_t		 start, end, pgoff;
+	const char		*dso;
+	const unsigned char	*bid;
+	size_t			 bidlen;
+	int			 symbols;	/* the file's symbols are read */
+};
+
+int	pd_syms_map_at(struct pd_syms *, uint32_t pid, uint8_t cpumode,
+	    uint64_t addr, struct pd_mapres *m);
+
+/*
  * The process's current user maps (for DWARF unwinding), sorted by
  * start; *gen changes whenever that process's maps change. NULL and
  * *nmaps 0 if the process is unknown. Valid until the next

@@ -323,6 +323,8 @@ deliver(struct pd_symq *q, struct ent *e)
 	    q->scratch, n) : pd_sample_frames(&s, e->rec.misc, q->scratch, n);
 	if (n == 0)
 		return;
+	e->res.unwound = q->uw != NULL && (s.type & PERF_SAMPLE_REGS_USER) &&
+	    (s.type & PERF_SAMPLE_STACK_USER);
 	/* Kept: the frames, then what each names, in one block. */
 	if ((fr = block_get(q, n * (sizeof(*fr) + sizeof(*sr)),
 	    &e->frcls)) == NULL) {

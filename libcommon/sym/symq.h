@@ -32,6 +32,8 @@ struct pd_symq_res {
 	const struct pd_frame	*frames;
 	const struct pd_symres	*syms;		/* one per frame */
 	int			 bad;		/* the sample did not parse */
+	int			 unwound;	/* frames from the unwinder: it
+						   has user regs and stack */
 };
 
 /* A queue feeding `sy` (not owned). NULL when out of memory. */

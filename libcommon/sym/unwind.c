@@ -86,6 +86,7 @@ struct pd_unwind {
 	int			 host;		/* stream from here: 1, not 0 */
 	int			 vdso_fd;	/* our vdso image; -1 none yet */
 	char			 vdso_path[32];
+	uint64_t		 tried, failed;	/* pd_unwind_counts() */
 };
 
 /*
@@ -758,6 +759,9 @@ pd_unwind_frames(struct pd_unwind *u, const struct pd_sample *s,
 			}
 	nu = pd_unwind_sample(u, s, ips,
 	    max - n < PD_UNWIND_MAX ? max - n : PD_UNWIND_MAX);
+	u->tried++;
+	if (nu <= 1)
+		u->failed++;
 	for (i = 0; i < nu; i++) {
 		out[n].addr = ips[i];
 		out[n].cpumode = PERF_RECORD_MISC_USER;
@@ -766,4 +770,11 @@ pd_unwind_frames(struct pd_unwind *u, const struct pd_sample *s,
 	if (n == 0)
 		return pd_sample_frames(s, misc, out, max);
 	return n;
+}
+
+void
+pd_unwind_counts(const struct pd_unwind *u, uint64_t *tried, uint64_t *failed)
+{
+	*tried = u->tried;
+	*failed = u->failed;
 }

@@ -70,4 +70,13 @@ size_t	pd_unwind_sample(struct pd_unwind *, const struct pd_sample *,
 size_t	pd_unwind_frames(struct pd_unwind *, const struct pd_sample *,
 	    uint16_t misc, struct pd_frame *out, size_t max);
 
+/*
+ * Of the samples pd_unwind_frames() was given that carry user registers
+ * and a stack copy: how many, and how many of them could not be unwound
+ * past their first user frame (no file or no CFI for it, registers of
+ * another architecture, an empty stack copy), for a tool's note.
+ */
+void	pd_unwind_counts(const struct pd_unwind *, uint64_t *tried,
+	    uint64_t *failed);
+
 #endif /* PD_UNWIND_H */

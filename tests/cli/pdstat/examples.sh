@@ -9,7 +9,9 @@ command -v bash >/dev/null 2>&1 || skip "no bash (for pipefail)"
 command -v pdcat >/dev/null 2>&1 || skip "pdcat not built"
 
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$PD_TOP/man/pdstat.1" |
-	sed -n 's/^\$ //p' | sed 's/\\-/-/g; s/\\e/\\/g' > examples.txt
+	sed -n 's/^\$ //p' | sed 's/\\-/-/g; s/\\e/\\/g' |
+	grep -v -e '--pprof' -e 'go tool pprof' -e '--gecko' > examples.txt
+# (the export examples are tests/cli/export/examples.sh's)
 [ "$(wc -l < examples.txt)" -ge 4 ] || fail "too few examples: $(cat examples.txt)"
 
 perf record -q -e cpu-clock -F 999 -g -o perf.data -- \

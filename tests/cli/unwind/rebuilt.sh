@@ -18,7 +18,10 @@ pddump --unwind -t SAMPLE sorted.data > out.txt 2> out.err ||
 	fail "pddump --unwind: exit $?: $(cat out.err)"
 grep -q "libunwlib.so: build id [0-9a-f]* does not match the file's" out.err ||
 	fail "no note: $(cat out.err)"
-[ "$(wc -l < out.err)" -eq 1 ] || fail "notes: $(cat out.err)"
+# ... and how many stacks stopped there, counted once.
+grep -q "^pddump: sorted.data: [1-9][0-9]* of [0-9]* user stacks (--call-graph dwarf) could not be unwound" out.err ||
+	fail "no count of the stacks not unwound: $(cat out.err)"
+[ "$(wc -l < out.err)" -eq 2 ] || fail "notes: $(cat out.err)"
 # In each callchain, nothing after a frame of the rebuilt library.
 awk '
 /^  callchain:/ { inchain = 1; after = 0; next }

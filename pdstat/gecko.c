@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gecko profile: frames named "name (in dso)" as perf's gecko.py
+ * names them (an address of no symbol "[unknown] (in dso)"), kernel
+ * frames in the Kernel category and the rest in User, one thread per
+ * tid named by its latest comm. A frame name is interned once for the
+ * run; each thread numbers the frames and stacks it uses in its own
+ * tables, as the format wants. A sample is a row (thread, stack, time)
+ * of a temporary file; at the end the rows are sorted out by thread in
+ * passes of at most ROWS_MAX, and each thread is written with its rows.
+ */
+#include "pdstat/gecko.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libcommon/cli/json.h"
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/sym/symbols.h"
+#include "pdstat/tab.h"
+
+#define MAX_FRAMES	1024
+#define ACACHE		(1U << 14)
+#define ROWS_MAX	(1U << 20)	/* rows sorted in memory at once */
+#define ROWBUF		4096		/* rows written at once */
+
+struct row {
+	uint32_t	 thread, stack;
+	uint64_t	 time;
+};
+
+struct thread {
+	uint32_t	 tid, pid;
+	uint32_t	 comm;		/* strs */
+	const char	*commp;		/* the pd_syms string it is, or NULL */
+	uint32_t	*stk;		/* pairs: prefix + 1 (0: root), frame */
+	size_t		 nstk, stkcap;
+	uint32_t	*fr;		/* local frame -> global frame */
+	size_t		 nfr, frcap;
+	uint64_t	 rows;
+};
+
+/* A global frame: its name (strs) and category. */
+struct gframe {
+	uint32_t	 str;
+	uint8_t		 kernel;
+};
+
+/* An entry of the per-thread lookups: which thread, which local id. */
+struct lent {
+	uint32_t	 thread, local;
+};
+
+/* A name pair of an input's pd_syms (stable addresses) -> its frame. */
+#define PCACHE		4096
+struct fent {
+	const char	*name, *dso;
+	uint32_t	 frame1;	/* global frame + 1; 0: empty */
+};
+
+struct aent {
+	uint64_t	 addr, gen;	/* gen 0: empty */
+	uint32_t	 pid;
+	uint32_t	 frame;
+	uint8_t		 cpumode;
+};
+
+struct gecko {
+	struct tab_strs	 strs;
+	struct gframe	*frames;
+	size_t		 nframes, framecap;
+	struct tab_index gfidx;		/* by str */
+	struct thread	*threads;
+	size_t		 nthreads, threadcap;
+	struct tab_index tidx;		/* by tid */
+	struct lent	*lstk, *lfr;
+	size_t		 nlstk, lstkcap, nlfr, lfrcap;
+	struct tab_index sidx;		/* (thread, prefix, frame) */
+	struct tab_index lidx;		/* (thread, global frame) */
+
+	FILE		*rows;		/* the temporary file */
+	struct row	 buf[ROWBUF];
+	size_t		 nbuf;
+	uint64_t	 nrows;
+	uint64_t	 t0;		/* the first sample's time */
+	int		 have_t0;
+	uint64_t	 unknown;
+	uint64_t	 interval_ns;	/* the first event's period, if ns */
+	struct pd_header_info hi;
+	struct aent	 acache[ACACHE];
+	struct fent	 fcache[PCACHE];
+	uint32_t	 gids[MAX_FRAMES];
+};
+
+struct gecko *
+gecko_new(void)
+{
+	struct gecko *g = calloc(1, sizeof(*g));
+	const char *dir = getenv("TMPDIR");
+	char *path = NULL;
+	int fd;
+
+	if (g == NULL) {
+		pd_warnx("out of memory");
+		return NULL;
+	}
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	/* Unlinked at once: nothing is left behind, whatever happens. */
+	if (asprintf(&path, "%s/pdstat-gecko.XXXXXX", dir) < 0 ||
+	    (fd = mkostemp(path, O_CLOEXEC)) < 0 ||
+	    (unlink(path), (g->rows = fdopen(fd, "w+")) == NULL)) {
+		pd_warnx("%s: %s", path != NULL ? path : dir, strerror(errno));
+		free(path);
+		free(g);
+		return NULL;
+	}
+	free(path);
+	return g;
+}
+
+void
+gecko_free(struct gecko *g)
+{
+	size_t i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < g->nthreads; i++) {
+		free(g->threads[i].stk);
+		free(g->threads[i].fr);
+	}
+	free(g->threads);
+	free(g->tidx.s);
+	tab_strs_free(&g->strs);
+	free(g->frames);
+	free(g->gfidx.s);
+	free(g->lstk);
+	free(g->lfr);
+	free(g->sidx.s);
+	free(g->lidx.s);
+	if (g->rows != NULL)
+		fclose(g->rows);
+	free(g);
+}
+
+/* An input's pd_syms goes: its generations and strings mean nothing. */
+static void
+forget(struct gecko *g)
+{
+	size_t i;
+
+	memset(g->acache, 0, sizeof(g->acache));
+	memset(g->fcache, 0, sizeof(g->fcache));
+	for (i = 0; i < g->nthreads; i++)
+		g->threads[i].commp = NULL;
+}
+
+void
+gecko_input(struct gecko *g)
+{
+	memset(&g->hi, 0, sizeof(g->hi));
+	forget(g);
+}
+
+void
+gecko_input_end(struct gecko *g)
+{
+	forget(g);
+}
+
+void
+gecko_record(struct gecko *g, const struct pd_rec *rec)
+{
+	if (rec->type == PD_RECORD_HEADER_FEATURE)
+		(void)pd_header_info_update(&g->hi, rec);
+}
+
+uint64_t
+gecko_unknown(const struct gecko *g)
+{
+	return g->unknown;
+}
+
+/* The global frame of a name, added when new. 0 or -1. */
+static int
+gframe_of(struct gecko *g, const char *name, int kernel, uint32_t *id)
+{
+	struct tab_slot *sl;
+	uint32_t str, h;
+	size_t k;
+
+	if (tab_str(&g->strs, name, strlen(name), &str) < 0 ||
+	    tab_index_room(&g->gfidx) < 0)
+		return -1;
+	h = (uint32_t)tab_mix(str + 1);
+	for (k = tab_first(&g->gfidx, h); (sl = &g->gfidx.s[k])->id1 != 0;
+	    k = tab_next(&g->gfidx, k))
+		if (g->frames[sl->id1 - 1].str == str) {
+			*id = sl->id1 - 1;
+			return 0;
+		}
+	if (tab_grow(&g->frames, &g->framecap, g->nframes,
+	    sizeof(*g->frames)) < 0)
+		return -1;
+	g->frames[g->nframes].str = str;
+	g->frames[g->nframes].kernel = kernel != 0;
+	*id = (uint32_t)g->nframes++;
+	tab_set(&g->gfidx, k, *id, h);
+	return 0;
+}
+
+/* A frame named "name (in dso)", as gecko.py names it. 0 or -1. */
+static int
+frame_of(struct gecko *g, struct pd_syms *sy, uint32_t pid,
+    const struct pd_frame *fr, uint32_t *id)
+{
+	struct pd_symres r;
+	struct fent *c;
+	char buf[1024];
+
+	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
+	c = &g->fcache[tab_mix((uintptr_t)r.name * 0x9e3779b97f4a7c15ULL ^
+	    (uintptr_t)r.dso ^ (uint64_t)r.kernel) & (PCACHE - 1)];
+	if (c->frame1 != 0 && c->name == r.name && c->dso == r.dso &&
+	    g->frames[c->frame1 - 1].kernel == (r.kernel != 0)) {
+		*id = c->frame1 - 1;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s (in %s)", r.name != NULL ? r.name :
+	    "[unknown]", r.dso != NULL ? r.dso : "[unknown]");
+	if (gframe_of(g, buf, r.kernel, id) < 0)
+		return -1;
+	c->name = r.name;
+	c->dso = r.dso;
+	c->frame1 = *id + 1;
+	return 0;
+}
+
+/* The thread of tid, added when new (pid and comm set by the caller). */
+static int
+thread_of(struct gecko *g, uint32_t tid, uint32_t *id, int *isnew)
+{
+	struct tab_slot *sl;
+	uint32_t h = (uint32_t)tab_mix((uint64_t)tid + 1);
+	size_t k;
+
+	*isnew = 0;
+	if (tab_index_room(&g->tidx) < 0)
+		return -1;
+	for (k = tab_first(&g->tidx, h); (sl = &g->tidx.s[k])->id1 != 0;
+	    k = tab_next(&g->tidx, k))
+		if (g->threads[sl->id1 - 1].tid == tid) {
+			*id = sl->id1 - 1;
+			return 0;
+		}
+	if (tab_grow(&g->threads, &g->threadcap, g->nthreads,
+	    sizeof(*g->threads)) < 0)
+		return -1;
+	memset(&g->threads[g->nthreads], 0, sizeof(*g->threads));
+	g->threads[g->nthreads].tid = tid;
+	*id = (uint32_t)g->nthreads++;
+	tab_set(&g->tidx, k, *id, h);
+	*isnew = 1;
+	return 0;
+}
+
+/* The thread's local frame for global frame gf. 0 or -1. */
+static int
+local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
+{
+	struct thread *th = &g->threads[t];
+	const struct lent *e;
+	struct tab_slot *sl;
+	uint32_t h = (uint32_t)tab_mix((uint64_t)t << 32 | gf);
+	size_t k;
+
+	if (tab_index_room(&g->lidx) < 0)
+		return -1;
+	for (k = tab_first(&g->lidx, h); (sl = &g->lidx.s[k])->id1 != 0;
+	    k = tab_next(&g->lidx, k)) {
+		e = &g->lfr[sl->id1 - 1];
+		if (sl->h == h && e->thread == t && th->fr[e->local] == gf) {
+			*lf = e->local;
+			return 0;
+		}
+	}
+	if (tab_grow(&th->fr, &th->frcap, th->nfr, sizeof(*th->fr)) < 0 ||
+	    tab_grow(&g->lfr, &g->lfrcap, g->nlfr, sizeof(*g->lfr)) < 0)
+		return -1;
+	th->fr[th->nfr] = gf;
+	g->lfr[g->nlfr].thread = t;
+	g->lfr[g->nlfr].local = (uint32_t)th->nfr;
+	*lf = (uint32_t)th->nfr++;
+	tab_set(&g->lidx, k, (uint32_t)g->nlfr++, h);
+	return 0;
+}
+
+/* The thread's stack (prefix1: its caller's + 1, 0 none). 0 or -1. */
+static int
+local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t lf,
+    uint32_t *ls)
+{
+	struct thread *th = &g->threads[t];
+	const struct lent *e;
+	struct tab_slot *sl;
+	uint32_t h = (uint32_t)tab_mix((uint64_t)t << 40 ^
+	    (uint64_t)prefix1 << 20 ^ lf ^ (uint64_t)prefix1 * 0x9e3779b1ULL);
+	size_t k;
+
+	if (tab_index_room(&g->sidx) < 0)
+		return -1;
+	for (k = tab_first(&g->sidx, h); (sl = &g->sidx.s[k])->id1 != 0;
+	    k = tab_next(&g->sidx, k)) {
+		e = &g->lstk[sl->id1 - 1];
+		if (sl->h == h && e->thread == t &&
+		    th->stk[2 * e->local] == prefix1 &&
+		    th->stk[2 * e->local + 1] == lf) {
+			*ls = e->local;
+			return 0;
+		}
+	}
+	if (th->nstk * 2 + 2 > th->stkcap) {
+		size_t nc = th->stkcap ? th->stkcap * 2 : 64;
+		uint32_t *np = realloc(th->stk, nc * sizeof(*np));
+
+		if (np == NULL)
+			return -1;
+		th->stk = np;
+		th->stkcap = nc;
+	}
+	if (tab_grow(&g->lstk, &g->lstkcap, g->nlstk, sizeof(*g->lstk)) < 0)
+		return -1;
+	th->stk[2 * th->nstk] = prefix1;
+	th->stk[2 * th->nstk + 1] = lf;
+	g->lstk[g->nlstk].thread = t;
+	g->lstk[g->nlstk].local = (uint32_t)th->nstk;
+	*ls = (uint32_t)th->nstk++;
+	tab_set(&g->sidx, k, (uint32_t)g->nlstk++, h);
+	return 0;
+}
+
+static int
+put_row(struct gecko *g, uint32_t t, uint32_t stack, uint64_t time)
+{
+	if (g->nbuf == ROWBUF) {
+		if (fwrite(g->buf, sizeof(*g->buf), g->nbuf, g->rows) !=
+		    g->nbuf)
+			return -1;
+		g->nbuf = 0;
+	}
+	g->buf[g->nbuf].thread = t;
+	g->buf[g->nbuf].stack = stack;
+	g->buf[g->nbuf].time = time;
+	g->nbuf++;
+	g->nrows++;
+	g->threads[t].rows++;
+	return 0;
+}
+
+int
+gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
+    const struct pd_sample *s, const struct pd_frame *frames, size_t n)
+{
+	const char *comm;
+	char cbuf[16];
+	uint32_t t, lf, prefix1 = 0, ls = 0;
+	size_t i, nmaps;
+	uint64_t gen = 0, time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
+	int isnew;
+
+	if (!g->have_t0 || time < g->t0) {
+		g->t0 = time;
+		g->have_t0 = 1;
+	}
+	/* The interval of cpu-clock and task-clock samples (-c, -F). */
+	if (g->interval_ns == 0 && ev->attr.type == PERF_TYPE_SOFTWARE &&
+	    ev->attr.config <= 1 && ev->attr.sample_period > 0)
+		g->interval_ns = ev->attr.flags & PD_ATTR_FREQ ? 1000000000ULL /
+		    ev->attr.sample_period : ev->attr.sample_period;
+	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) == NULL) {
+		snprintf(cbuf, sizeof(cbuf), s->tid == 0 ? "swapper" :
+		    ":%" PRId32, (int32_t)s->tid);
+		comm = cbuf;
+	}
+	if (thread_of(g, s->tid, &t, &isnew) < 0)
+		return -1;
+	/* Threads name themselves after they start: the latest comm. */
+	if (comm != g->threads[t].commp) {
+		if (tab_str(&g->strs, comm, strlen(comm),
+		    &g->threads[t].comm) < 0)
+			return -1;
+		g->threads[t].commp = comm == cbuf ? NULL : comm;
+	}
+	if (isnew)
+		g->threads[t].pid = s->pid;
+	if (n > MAX_FRAMES)
+		n = MAX_FRAMES;
+	for (i = 0; i < n; i++) {
+		const struct pd_frame *fr = &frames[i];
+		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
+		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+		uint64_t gn, hc;
+		uint32_t p;
+		struct aent *a;
+
+		if (!kernel && gen == 0)
+			(void)pd_syms_maps(sy, s->pid, &nmaps, &gen);
+		/* As pd_fold_add_frames: a process without maps: gen 0. */
+		gn = kernel ? 1 : gen;
+		p = kernel ? 0 : s->pid;
+		hc = (fr->addr ^ (uint64_t)p << 32 ^ gn) *
+		    0x9e3779b97f4a7c15ULL;
+		a = &g->acache[hc >> 50 & (ACACHE - 1)];
+		if (gn != 0 && a->gen == gn && a->addr == fr->addr &&
+		    a->pid == p && a->cpumode == fr->cpumode) {
+			g->gids[i] = a->frame;
+			continue;
+		}
+		if (frame_of(g, sy, s->pid, fr, &g->gids[i]) < 0)
+			return -1;
+		if (gn != 0) {
+			a->addr = fr->addr;
+			a->gen = gn;
+			a->pid = p;
+			a->cpumode = fr->cpumode;
+			a->frame = g->gids[i];
+		}
+	}
+	if (n == 0) {
+		if (gframe_of(g, "[unknown] (in [unknown])", 0, &g->gids[0]) < 0)
+			return -1;
+		g->unknown++;
+		n = 1;
+	}
+	/* The stack from its root: frames are innermost first. */
+	for (i = n; i-- > 0;) {
+		if (local_frame(g, t, g->gids[i], &lf) < 0 ||
+		    local_stack(g, t, prefix1, lf, &ls) < 0)
+			return -1;
+		prefix1 = ls + 1;
+	}
+	return put_row(g, t, ls, time);
+}
+
+/* ----- writing ----- */
+
+static const char frame_schema[] =
+    "{\"location\":0,\"relevantForJS\":1,\"innerWindowID\":2,"
+    "\"implementation\":3,\"optimizations\":4,\"line\":5,\"column\":6,"
+    "\"category\":7,\"subcategory\":8}";
+
+/* v in decimal at the end of buf[24]: returns where it starts. */
+static char *
+dec(char *end, uint64_t v)
+{
+	*--end = '\0';
+	do
+		*--end = '0' + v % 10;
+	while ((v /= 10) > 0);
+	return end;
+}
+
+static void
+put_u(FILE *f, uint64_t v)
+{
+	char b[24];
+
+	fputs(dec(b + sizeof(b), v), f);
+}
+
+/* Milliseconds from the first sample, to the microsecond. */
+static void
+put_ms(FILE *f, uint64_t ns)
+{
+	char b[24], *p;
+	uint64_t us = ns / 1000 % 1000;
+
+	put_u(f, ns / 1000000);
+	p = dec(b + sizeof(b), us + 1000);	/* "1ddd": three digits */
+	*p = '.';
+	fputs(p, f);
+}
+
+/* A string as JSON: plain text at once, the rest by pd_json_str. */
+static void
+put_str(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\') {
+			pd_json_str(f, s);
+			return;
+		}
+	putc('"', f);
+	fputs(s, f);
+	putc('"', f);
+}
+
+/* Thread t with its rows (n of them, in time order as they came). */
+static void
+write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
+    size_t n, int first)
+{
+	const struct thread *th = &g->threads[t];
+	size_t i;
+
+	fprintf(f, "%s\n{\"tid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"name\":",
+	    first ? "" : ",", th->tid, th->pid);
+	pd_json_str(f, tab_strget(&g->strs, th->comm));
+	fputs(",\"processType\":\"default\",\"registerTime\":0,"
+	    "\"unregisterTime\":null,\"markers\":{\"schema\":{\"name\":0,"
+	    "\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,"
+	    "\"data\":5},\"data\":[]},\n\"samples\":{\"schema\":{\"stack\":0,"
+	    "\"time\":1,\"responsiveness\":2},\"data\":[", f);
+	for (i = 0; i < n; i++) {
+		fputs(i > 0 ? ",[" : "[", f);
+		put_u(f, rows[i].stack);
+		putc(',', f);
+		put_ms(f, rows[i].time - g->t0);
+		fputs(",0]", f);
+	}
+	fprintf(f, "]},\n\"frameTable\":{\"schema\":%s,\"data\":[",
+	    frame_schema);
+	/* A frame's location is its string: the same numbering. */
+	for (i = 0; i < th->nfr; i++) {
+		fputs(i > 0 ? ",[" : "[", f);
+		put_u(f, i);
+		fputs(g->frames[th->fr[i]].kernel ?
+		    ",false,0,null,null,null,null,1,0]" :
+		    ",false,0,null,null,null,null,0,0]", f);
+	}
+	fputs("]},\n\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
+	    "\"data\":[", f);
+	for (i = 0; i < th->nstk; i++) {
+		fputs(i > 0 ? ",[" : "[", f);
+		if (th->stk[2 * i] == 0)
+			fputs("null", f);
+		else
+			put_u(f, th->stk[2 * i] - 1);
+		putc(',', f);
+		put_u(f, th->stk[2 * i + 1]);
+		putc(']', f);
+	}
+	fputs("]},\n\"stringTable\":[", f);
+	for (i = 0; i < th->nfr; i++) {
+		if (i > 0)
+			fputc(',', f);
+		put_str(f, tab_strget(&g->strs, g->frames[th->fr[i]].str));
+	}
+	fputs("]}", f);
+}
+
+/*
+ * Threads [lo, hi): their rows, read from the temporary file into
+ * place (each thread's in the order written), then the threads.
+ */
+static int
+write_group(struct gecko *g, FILE *f, uint32_t lo, uint32_t hi,
+    struct row *rows, uint64_t *at, struct row *in, int *first)
+{
+	uint64_t done = 0;
+	size_t got, i;
+	uint32_t t;
+
+	if (fseeko(g->rows, 0, SEEK_SET) < 0)
+		return -1;
+	while (done < g->nrows) {
+		got = fread(in, sizeof(*in), ROWBUF, g->rows);
+		if (got == 0)
+			return -1;
+		for (i = 0; i < got; i++)
+			if (in[i].thread >= lo && in[i].thread < hi)
+				rows[at[in[i].thread]++] = in[i];
+		done += got;
+	}
+	for (t = lo, i = 0; t < hi; t++) {
+		write_thread(g, f, t, rows + i, g->threads[t].rows, *first);
+		*first = 0;
+		i += g->threads[t].rows;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static void
+write_meta(struct gecko *g, FILE *f)
+{
+	char product[300];
+
+	snprintf(product, sizeof(product), "%s%s%s", g->hi.osrelease[0] ?
+	    "Linux " : "", g->hi.osrelease, g->hi.arch[0] ? " " : "");
+	strncat(product, g->hi.arch, sizeof(product) - strlen(product) - 1);
+	fputs("{\"meta\":{\"interval\":", f);
+	put_ms(f, g->interval_ns > 0 ? g->interval_ns : 1000000);
+	fputs(",\"processType\":0,\"product\":", f);
+	pd_json_str(f, product[0] ? product : "Linux");
+	fputs(",\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,\"asyncstack\":1,"
+	    "\"startTime\":", f);
+	put_ms(f, g->t0);
+	fputs(",\"shutdownTime\":null,\"version\":24,\"presymbolicated\":true,"
+	    "\"categories\":[{\"name\":\"User\",\"color\":\"yellow\","
+	    "\"subcategories\":[\"Other\"]},{\"name\":\"Kernel\",\"color\":"
+	    "\"orange\",\"subcategories\":[\"Other\"]}],\"markerSchema\":[]},"
+	    "\n\"libs\":[],\n\"threads\":[", f);
+}
+
+static int
+write_all(struct gecko *g, FILE *f)
+{
+	struct row *rows = NULL, *in = NULL;
+	uint64_t *at = NULL, sum;
+	uint32_t lo, hi;
+	size_t cap = 0;
+	int first = 1, r = -1;
+
+	if (g->nbuf > 0 && fwrite(g->buf, sizeof(*g->buf), g->nbuf,
+	    g->rows) != g->nbuf)
+		return -1;
+	g->nbuf = 0;
+	if (fflush(g->rows) == EOF)
+		return -1;
+	if ((at = calloc(g->nthreads + 1, sizeof(*at))) == NULL ||
+	    (in = malloc(ROWBUF * sizeof(*in))) == NULL)
+		goto out;
+	write_meta(g, f);
+	for (lo = 0; lo < g->nthreads; lo = hi) {
+		/* As many threads as ROWS_MAX rows hold, one at least. */
+		for (hi = lo, sum = 0; hi < g->nthreads && (hi == lo ||
+		    sum + g->threads[hi].rows <= ROWS_MAX); hi++) {
+			at[hi] = sum;
+			sum += g->threads[hi].rows;
+		}
+		if (sum > cap) {
+			free(rows);
+			if ((rows = malloc(sum * sizeof(*rows))) == NULL)
+				goto out;
+			cap = sum;
+		}
+		if (write_group(g, f, lo, hi, rows, at, in, &first) < 0)
+			goto out;
+	}
+	fputs("],\n\"processes\":[],\"pausedRanges\":[]}\n", f);
+	r = ferror(f) ? -1 : 0;
+out:
+	if (r < 0 && errno == 0)
+		errno = ENOMEM;
+	free(rows);
+	free(in);
+	free(at);
+	return r;
+}
+
+int
+gecko_write(struct gecko *g, const char *path)
+{
+	struct pd_output out;
+	FILE *f;
+	int fd, r;
+
+	if (pd_output_open(&out, path) < 0)
+		return -1;
+	if ((fd = dup(out.fd)) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		pd_warnx("%s: %s", out.name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		pd_output_close(&out, 0);
+		return -1;
+	}
+	errno = 0;
+	r = write_all(g, f);
+	if (fclose(f) == EOF && r == 0)
+		r = -1;
+	if (r < 0) {
+		pd_warnx("%s: %s", out.name, strerror(errno ? errno : EIO));
+		pd_output_close(&out, 0);
+		return -1;
+	}
+	return pd_output_close(&out, 1);
+}

@@ -1,0 +1,858 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The profile.proto tables, built as the samples come due and written
+ * once at the end. A frame's Location is its (mapping, address): the
+ * leaf's address is the sampled ip, a caller's the return address minus
+ * one, which is within the call instruction, as perf_to_profile makes
+ * them (pprof then shows the caller's line, not the next one's). Its
+ * Function is the symbolizer's name, the one pddump --folded and
+ * perf script show, or "[file]" / "[unknown]" as the folded stacks name
+ * what has none. Names are the symbolizer's strings, which last only as
+ * long as an input's pd_syms: everything here is copied into one string
+ * table, the profile's own.
+ */
+#include "pdstat/pprof.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libcommon/cli/msg.h"
+#include "libcommon/cli/output.h"
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/sym/symbols.h"
+#include "pdstat/pb.h"
+#include "pdstat/tab.h"
+
+#define MAX_FRAMES	1024
+#define ACACHE		(1U << 16)	/* address cache entries: 2 MB */
+#define NONE		UINT32_MAX	/* a label the sample has not */
+
+struct event {
+	uint64_t	 order;		/* input << 32 | evsel idx, first seen */
+	uint32_t	 name;		/* strings */
+	uint32_t	 unit;
+	uint64_t	 period;	/* between samples, in unit; 0 unknown */
+};
+
+struct mapping {
+	uint64_t	 start, limit, off;
+	uint32_t	 file, bid;
+	int		 symbols;
+};
+
+struct function {
+	uint32_t	 name, sysname;
+};
+
+struct location {
+	uint64_t	 addr;
+	uint32_t	 map;		/* mapping id, 0: none */
+	uint32_t	 func;		/* function index */
+};
+
+struct psample {
+	uint32_t	 ev, pid, tid, cpu, comm, host;
+	size_t		 off;		/* into locs */
+	uint32_t	 n;
+	uint64_t	 count, period;
+};
+
+/*
+ * What the symbolizer's strings led to: they stay where they are while
+ * an input's pd_syms lives, so their addresses are keys (as fold.c's).
+ */
+#define PCACHE		4096
+struct fent {
+	const char	*name, *dso;
+	uint32_t	 func1;		/* function index + 1; 0: empty */
+};
+
+struct ment {
+	const char	*dso;
+	uint64_t	 start, end, pgoff;
+	uint32_t	 map;		/* mapping id; 0: empty */
+};
+
+/* Where a frame's address led, the last time (see pd_fold_add_frames). */
+struct aent {
+	uint64_t	 addr, gen;	/* gen 0: empty */
+	uint32_t	 pid;
+	uint32_t	 loc;
+	uint8_t		 cpumode, leaf;
+};
+
+struct pprof {
+	struct tab_strs	 strs;
+
+	struct event	*ev;
+	size_t		 nev;
+	uint32_t	*pos;		/* writing: event i's place, by order */
+	uint64_t	 input;		/* inputs started */
+	int		 last_idx;	/* the input's evsel idx of last_ev */
+	uint32_t	 last_ev;
+
+	struct mapping	*maps;
+	size_t		 nmaps, mapcap;
+	struct tab_index	 midx;
+	struct function	*funcs;
+	size_t		 nfuncs, funccap;
+	struct tab_index	 fidx;
+	struct location	*locs;
+	size_t		 nlocs, loccap;
+	struct tab_index	 lidx;
+	struct psample	*samples;
+	size_t		 nsamples, sampcap;
+	struct tab_index	 sampidx;
+	uint32_t	*stk;		/* the samples' location ids */
+	size_t		 nstk, stkcap;
+
+	struct aent	 acache[ACACHE];
+	struct fent	 fcache[PCACHE];
+	struct ment	 mcache[PCACHE];
+	uint64_t	 tmin, tmax;
+	uint64_t	 unknown;
+	uint32_t	 host;		/* the input's, strings */
+	struct pd_header_info hi;
+	uint32_t	 k_pid, k_tid, k_cpu, k_comm, k_host;
+	uint32_t	 ids[MAX_FRAMES];
+};
+
+static int
+str(struct pprof *pp, const char *s, uint32_t *id)
+{
+	return tab_str(&pp->strs, s, strlen(s), id);
+}
+
+struct pprof *
+pprof_new(void)
+{
+	struct pprof *pp = calloc(1, sizeof(*pp));
+	uint32_t empty;
+
+	if (pp == NULL)
+		return NULL;
+	/* String 0 is "", as profile.proto asks. */
+	if (str(pp, "", &empty) < 0 || str(pp, "pid", &pp->k_pid) < 0 ||
+	    str(pp, "tid", &pp->k_tid) < 0 || str(pp, "cpu", &pp->k_cpu) < 0 ||
+	    str(pp, "comm", &pp->k_comm) < 0 ||
+	    str(pp, "host", &pp->k_host) < 0) {
+		pprof_free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+void
+pprof_free(struct pprof *pp)
+{
+	if (pp == NULL)
+		return;
+	tab_strs_free(&pp->strs);
+	free(pp->ev);
+	free(pp->pos);
+	free(pp->maps);
+	free(pp->midx.s);
+	free(pp->funcs);
+	free(pp->fidx.s);
+	free(pp->locs);
+	free(pp->lidx.s);
+	free(pp->samples);
+	free(pp->sampidx.s);
+	free(pp->stk);
+	free(pp);
+}
+
+/* An input's pd_syms goes: its generations and strings mean nothing. */
+static void
+forget(struct pprof *pp)
+{
+	memset(pp->acache, 0, sizeof(pp->acache));
+	memset(pp->fcache, 0, sizeof(pp->fcache));
+	memset(pp->mcache, 0, sizeof(pp->mcache));
+}
+
+int
+pprof_input(struct pprof *pp, const struct pd_evlist *el)
+{
+	(void)el;
+	pp->input++;
+	pp->last_idx = -1;
+	pp->host = 0;
+	memset(&pp->hi, 0, sizeof(pp->hi));
+	forget(pp);
+	return 0;
+}
+
+void
+pprof_record(struct pprof *pp, const struct pd_rec *rec)
+{
+	if (rec->type != PD_RECORD_HEADER_FEATURE ||
+	    pd_feat_id(rec) != PD_FEAT_HOSTNAME)
+		return;
+	if (pd_header_info_update(&pp->hi, rec) == 0 &&
+	    str(pp, pp->hi.hostname, &pp->host) < 0)
+		pp->host = 0;
+}
+
+/* The event's index, its sample types added when new. 0 or -1. */
+static int
+event_of(struct pprof *pp, const struct pd_evsel *ev, uint32_t *idx)
+{
+	char name[256];
+	const char *unit;
+	uint32_t nid;
+	size_t i;
+	struct event *e;
+
+	if (ev->name != NULL)
+		snprintf(name, sizeof(name), "%s", ev->name);
+	else
+		pd_attr_default_name(&ev->attr, name, sizeof(name));
+	if (str(pp, name, &nid) < 0)
+		return -1;
+	for (i = 0; i < pp->nev; i++)
+		if (pp->ev[i].name == nid) {
+			*idx = (uint32_t)i;
+			return 0;
+		}
+	/* In the order of the attrs (of the first input that has it). */
+	if ((pp->nev & 7) == 0) {
+		e = realloc(pp->ev, (pp->nev + 8) * sizeof(*e));
+		if (e == NULL)
+			return -1;
+		pp->ev = e;
+	}
+	e = &pp->ev[pp->nev];
+	e->order = pp->input << 32 | (uint32_t)ev->idx;
+	e->name = nid;
+	/* perf's clock events count nanoseconds; the rest, events. */
+	unit = strncmp(name, "cpu-clock", 9) == 0 ||
+	    strncmp(name, "task-clock", 10) == 0 ? "nanoseconds" : "count";
+	if (str(pp, unit, &e->unit) < 0)
+		return -1;
+	if (!(ev->attr.flags & PD_ATTR_FREQ))
+		e->period = ev->attr.sample_period;
+	else if (unit[0] == 'n' && ev->attr.sample_period > 0)
+		e->period = 1000000000ULL / ev->attr.sample_period;
+	else
+		e->period = 0;
+	*idx = (uint32_t)pp->nev++;
+	return 0;
+}
+
+static int
+map_eq(const struct mapping *a, const struct mapping *b)
+{
+	return a->start == b->start && a->limit == b->limit &&
+	    a->off == b->off && a->file == b->file && a->bid == b->bid;
+}
+
+/* The mapping id (1-based) of *m, added when new; 0 on out of memory. */
+static uint32_t
+mapping_id(struct pprof *pp, const struct mapping *m)
+{
+	uint32_t h = (uint32_t)tab_hash(m, offsetof(struct mapping, symbols),
+	    1);
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&pp->midx) < 0)
+		return 0;
+	for (k = h & (pp->midx.cap - 1); (sl = &pp->midx.s[k])->id1 != 0;
+	    k = (k + 1) & (pp->midx.cap - 1))
+		if (sl->h == h && map_eq(&pp->maps[sl->id1 - 1], m)) {
+			if (m->symbols)
+				pp->maps[sl->id1 - 1].symbols = 1;
+			return sl->id1;
+		}
+	if (tab_grow(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0)
+		return 0;
+	pp->maps[pp->nmaps] = *m;
+	sl->id1 = (uint32_t)++pp->nmaps;
+	sl->h = h;
+	pp->midx.n++;
+	return sl->id1;
+}
+
+/* The function index of the name, added when new. 0 or -1. */
+static int
+function_of(struct pprof *pp, uint32_t name, uint32_t *idx)
+{
+	uint32_t h = (uint32_t)tab_mix(name + 1);
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&pp->fidx) < 0)
+		return -1;
+	for (k = h & (pp->fidx.cap - 1); (sl = &pp->fidx.s[k])->id1 != 0;
+	    k = (k + 1) & (pp->fidx.cap - 1))
+		if (pp->funcs[sl->id1 - 1].name == name) {
+			*idx = sl->id1 - 1;
+			return 0;
+		}
+	if (tab_grow(&pp->funcs, &pp->funccap, pp->nfuncs, sizeof(*pp->funcs)) < 0)
+		return -1;
+	pp->funcs[pp->nfuncs].name = name;
+	pp->funcs[pp->nfuncs].sysname = name;
+	sl->id1 = (uint32_t)++pp->nfuncs;
+	sl->h = h;
+	pp->fidx.n++;
+	*idx = sl->id1 - 1;
+	return 0;
+}
+
+/* What has no symbol is named as the folded stacks name it. */
+static void
+unknown_name(const char *dso, char *buf, size_t len)
+{
+	const char *base = "unknown";
+	size_t blen;
+
+	if (dso != NULL && strcmp(dso, "[unknown]") != 0) {
+		base = strrchr(dso, '/');
+		base = base != NULL ? base + 1 : dso;
+	}
+	blen = strlen(base);
+	if (blen >= 10 && strcmp(base + blen - 10, " (deleted)") == 0)
+		blen -= 10;
+	snprintf(buf, len, "[%.*s]", (int)blen, base);
+}
+
+/*
+ * The location of a frame (leaf: the sampled ip, else a return
+ * address), resolved and added when new. 0 or -1.
+ */
+static size_t
+ptr_slot(const void *a, const void *b, uint64_t x)
+{
+	return tab_mix((uintptr_t)a * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)b ^
+	    x) & (PCACHE - 1);
+}
+
+/* The mapping id of the map mr, added when new; 0 when out of memory. */
+static uint32_t
+mapping_of(struct pprof *pp, const struct pd_mapres *mr)
+{
+	static const char hexd[] = "0123456789abcdef";
+	struct ment *c = &pp->mcache[ptr_slot(mr->dso, NULL, mr->start ^
+	    mr->end * 31 ^ mr->pgoff)];
+	struct mapping m;
+	char hex[41];
+	size_t i;
+
+	if (c->map != 0 && c->dso == mr->dso && c->start == mr->start &&
+	    c->end == mr->end && c->pgoff == mr->pgoff)
+		return c->map;
+	memset(&m, 0, sizeof(m));
+	m.start = mr->start;
+	m.limit = mr->end;
+	m.off = mr->pgoff;
+	m.symbols = mr->symbols;
+	if (str(pp, mr->dso, &m.file) < 0)
+		return 0;
+	if (mr->bidlen > 0) {
+		for (i = 0; i < mr->bidlen && i < 20; i++) {
+			hex[2 * i] = hexd[mr->bid[i] >> 4];
+			hex[2 * i + 1] = hexd[mr->bid[i] & 15];
+		}
+		if (tab_str(&pp->strs, hex, 2 * i, &m.bid) < 0)
+			return 0;
+	}
+	if ((c->map = mapping_id(pp, &m)) != 0) {
+		c->dso = mr->dso;
+		c->start = mr->start;
+		c->end = mr->end;
+		c->pgoff = mr->pgoff;
+	}
+	return c->map;
+}
+
+/* The function of a resolved frame, added when new. 0 or -1. */
+static int
+function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
+{
+	struct fent *c = &pp->fcache[ptr_slot(r->name, r->dso, 0)];
+	uint32_t name;
+	char ubuf[280];
+
+	if (c->func1 != 0 && c->name == r->name && c->dso == r->dso) {
+		*fn = c->func1 - 1;
+		return 0;
+	}
+	if (r->name == NULL)
+		unknown_name(r->dso, ubuf, sizeof(ubuf));
+	if (str(pp, r->name != NULL ? r->name : ubuf, &name) < 0 ||
+	    function_of(pp, name, fn) < 0)
+		return -1;
+	c->name = r->name;
+	c->dso = r->dso;
+	c->func1 = *fn + 1;
+	return 0;
+}
+
+/*
+ * The location of a frame (leaf: the sampled ip, else a return
+ * address), resolved and added when new. 0 or -1.
+ */
+static int
+location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
+    const struct pd_frame *fr, int leaf, uint32_t *id)
+{
+	struct pd_symres r;
+	struct pd_mapres mr;
+	struct location *l;
+	struct tab_slot *sl;
+	uint32_t map = 0, h, fn;
+	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
+	size_t k;
+
+	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
+	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0 &&
+	    (map = mapping_of(pp, &mr)) == 0)
+		return -1;
+	h = (uint32_t)tab_mix(addr * 0x9e3779b97f4a7c15ULL ^ map);
+	if (tab_index_room(&pp->lidx) < 0)
+		return -1;
+	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
+	    k = (k + 1) & (pp->lidx.cap - 1)) {
+		if (sl->h != h)
+			continue;
+		l = &pp->locs[sl->id1 - 1];
+		if (l->addr == addr && l->map == map) {
+			*id = sl->id1;
+			return 0;
+		}
+	}
+	if (function_named(pp, &r, &fn) < 0 ||
+	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
+		return -1;
+	l = &pp->locs[pp->nlocs];
+	l->addr = addr;
+	l->map = map;
+	l->func = fn;
+	sl->id1 = (uint32_t)++pp->nlocs;
+	sl->h = h;
+	pp->lidx.n++;
+	*id = sl->id1;
+	return 0;
+}
+
+/* The location of a sample that has no frame to name: address 0. */
+static int
+unknown_location(struct pprof *pp, uint32_t *id)
+{
+	struct location *l;
+	struct tab_slot *sl;
+	uint32_t name, fn, h = (uint32_t)tab_mix(0);
+	size_t k;
+
+	if (tab_index_room(&pp->lidx) < 0)
+		return -1;
+	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
+	    k = (k + 1) & (pp->lidx.cap - 1)) {
+		l = &pp->locs[sl->id1 - 1];
+		if (l->addr == 0 && l->map == 0) {
+			*id = sl->id1;
+			return 0;
+		}
+	}
+	if (str(pp, "[unknown]", &name) < 0 ||
+	    function_of(pp, name, &fn) < 0 ||
+	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
+		return -1;
+	l = &pp->locs[pp->nlocs];
+	l->addr = 0;
+	l->map = 0;
+	l->func = fn;
+	sl->id1 = (uint32_t)++pp->nlocs;
+	sl->h = h;
+	pp->lidx.n++;
+	*id = sl->id1;
+	return 0;
+}
+
+static int
+sample_eq(const struct pprof *pp, const struct psample *a,
+    const struct psample *b, const uint32_t *ids)
+{
+	return a->ev == b->ev && a->pid == b->pid && a->tid == b->tid &&
+	    a->cpu == b->cpu && a->comm == b->comm && a->host == b->host &&
+	    a->n == b->n && memcmp(pp->stk + a->off, ids,
+	    b->n * sizeof(*ids)) == 0;
+}
+
+/* Counts key (its stack: ids) once more. 0 or -1. */
+static int
+sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
+    uint64_t period)
+{
+	uint64_t h64 = tab_hash(ids, key->n * sizeof(*ids),
+	    tab_mix((uint64_t)key->ev << 32 ^ key->pid) ^ tab_mix((uint64_t)key->tid
+	    << 32 ^ key->cpu) ^ tab_mix((uint64_t)key->comm << 32 ^ key->host));
+	uint32_t h = (uint32_t)h64;
+	struct psample *s;
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&pp->sampidx) < 0)
+		return -1;
+	for (k = h & (pp->sampidx.cap - 1);
+	    (sl = &pp->sampidx.s[k])->id1 != 0;
+	    k = (k + 1) & (pp->sampidx.cap - 1)) {
+		s = &pp->samples[sl->id1 - 1];
+		if (sl->h == h && sample_eq(pp, s, key, ids)) {
+			s->count++;
+			s->period += period;
+			return 0;
+		}
+	}
+	if (tab_grow(&pp->samples, &pp->sampcap, pp->nsamples,
+	    sizeof(*pp->samples)) < 0)
+		return -1;
+	while (pp->nstk + key->n > pp->stkcap) {
+		size_t nc = pp->stkcap ? pp->stkcap * 2 : 4096;
+		uint32_t *np = realloc(pp->stk, nc * sizeof(*np));
+
+		if (np == NULL)
+			return -1;
+		pp->stk = np;
+		pp->stkcap = nc;
+	}
+	memcpy(pp->stk + pp->nstk, ids, key->n * sizeof(*ids));
+	key->off = pp->nstk;
+	pp->nstk += key->n;
+	key->count = 1;
+	key->period = period;
+	pp->samples[pp->nsamples] = *key;
+	sl->id1 = (uint32_t)++pp->nsamples;
+	sl->h = h;
+	pp->sampidx.n++;
+	return 0;
+}
+
+int
+pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
+    const struct pd_sample *s, const struct pd_frame *frames, size_t n)
+{
+	struct psample key;
+	const char *comm;
+	char cbuf[16];
+	size_t i, nmaps;
+	uint64_t gen = 0;
+
+	memset(&key, 0, sizeof(key));
+	if (ev->idx != pp->last_idx) {
+		if (event_of(pp, ev, &pp->last_ev) < 0)
+			return -1;
+		pp->last_idx = ev->idx;
+	}
+	key.ev = pp->last_ev;
+	if (s->type & PERF_SAMPLE_TIME) {
+		if (pp->tmin == 0 || s->time < pp->tmin)
+			pp->tmin = s->time;
+		if (s->time > pp->tmax)
+			pp->tmax = s->time;
+	}
+	key.pid = s->type & PERF_SAMPLE_TID ? s->pid : NONE;
+	key.tid = s->type & PERF_SAMPLE_TID ? s->tid : NONE;
+	key.cpu = s->type & PERF_SAMPLE_CPU ? s->cpu : NONE;
+	key.host = pp->host;
+	/* The comm the folded stacks begin with, by their rules. */
+	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) == NULL) {
+		snprintf(cbuf, sizeof(cbuf), s->tid == 0 ? "swapper" :
+		    ":%" PRId32, (int32_t)s->tid);
+		comm = cbuf;
+	}
+	if (str(pp, comm, &key.comm) < 0)
+		return -1;
+	if (n > MAX_FRAMES)
+		n = MAX_FRAMES;
+	for (i = 0; i < n; i++) {
+		const struct pd_frame *fr = &frames[i];
+		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
+		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+		uint64_t g, hc;
+		uint32_t p;
+		struct aent *a;
+
+		if (!kernel && gen == 0)
+			(void)pd_syms_maps(sy, s->pid, &nmaps, &gen);
+		/* As pd_fold_add_frames: a process without maps: gen 0. */
+		g = kernel ? 1 : gen;
+		p = kernel ? 0 : s->pid;
+		hc = (fr->addr ^ (uint64_t)p << 32 ^ g ^ (uint64_t)(i == 0) <<
+		    63) * 0x9e3779b97f4a7c15ULL;
+		a = &pp->acache[hc >> 50 & (ACACHE - 1)];
+		if (g != 0 && a->gen == g && a->addr == fr->addr &&
+		    a->pid == p && a->cpumode == fr->cpumode &&
+		    a->leaf == (i == 0)) {
+			pp->ids[i] = a->loc;
+			continue;
+		}
+		if (location_of(pp, sy, s->pid, fr, i == 0, &pp->ids[i]) < 0)
+			return -1;
+		if (g != 0) {
+			a->addr = fr->addr;
+			a->gen = g;
+			a->pid = p;
+			a->cpumode = fr->cpumode;
+			a->leaf = i == 0;
+			a->loc = pp->ids[i];
+		}
+	}
+	if (n == 0) {
+		if (unknown_location(pp, &pp->ids[0]) < 0)
+			return -1;
+		pp->unknown++;
+		n = 1;
+	}
+	key.n = (uint32_t)n;
+	return sample_add(pp, &key, pp->ids, s->type & PERF_SAMPLE_PERIOD ?
+	    s->period : ev->attr.sample_period);
+}
+
+int
+pprof_input_end(struct pprof *pp, const struct pd_evlist *el)
+{
+	uint32_t idx;
+	size_t i;
+
+	for (i = 0; i < el->n; i++)
+		if (event_of(pp, &el->evsels[i], &idx) < 0)
+			return -1;
+	pp->last_idx = -1;
+	forget(pp);
+	return 0;
+}
+
+uint64_t
+pprof_unknown(const struct pprof *pp)
+{
+	return pp->unknown;
+}
+
+/* ----- writing ----- */
+
+/*
+ * A label: a string (strv), or a number (num) in a unit named as its
+ * key: pprof drops a number label of 0 without a unit (pid and cpu 0).
+ */
+static void
+label(struct pb *m, struct pb *l, uint32_t key, uint32_t strv, uint64_t num)
+{
+	pb_reset(l);
+	pb_uint(l, 1, key);
+	if (strv != 0)
+		pb_uint(l, 2, strv);
+	else {
+		pb_uint(l, 3, num);
+		pb_uint(l, 4, key);
+	}
+	pb_bytes(m, 3, l->p, l->n);
+}
+
+static int
+write_samples(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l,
+    uint64_t *vals)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nsamples; i++) {
+		const struct psample *s = &pp->samples[i];
+
+		pb_reset(m);
+		pb_packed32(m, 1, pp->stk + s->off, s->n);
+		memset(vals, 0, 2 * pp->nev * sizeof(*vals));
+		vals[2 * pp->pos[s->ev]] = s->count;
+		vals[2 * pp->pos[s->ev] + 1] = s->period;
+		pb_packed(m, 2, vals, 2 * pp->nev);
+		if (s->pid != NONE)
+			label(m, l, pp->k_pid, 0, s->pid);
+		if (s->tid != NONE)
+			label(m, l, pp->k_tid, 0, s->tid);
+		if (s->comm != 0)
+			label(m, l, pp->k_comm, s->comm, 0);
+		if (s->cpu != NONE)
+			label(m, l, pp->k_cpu, 0, s->cpu);
+		if (s->host != 0)
+			label(m, l, pp->k_host, s->host, 0);
+		if (pb_gz_field(g, 2, m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nmaps; i++) {
+		const struct mapping *mp = &pp->maps[i];
+
+		pb_reset(m);
+		pb_uint(m, 1, i + 1);
+		pb_uint(m, 2, mp->start);
+		pb_uint(m, 3, mp->limit);
+		pb_uint(m, 4, mp->off);
+		pb_uint(m, 5, mp->file);
+		pb_uint(m, 6, mp->bid);
+		pb_uint(m, 7, mp->symbols);
+		if (pb_gz_field(g, 3, m) < 0)
+			return -1;
+	}
+	for (i = 0; i < pp->nlocs; i++) {
+		const struct location *lc = &pp->locs[i];
+
+		pb_reset(m);
+		pb_uint(m, 1, i + 1);
+		pb_uint(m, 2, lc->map);
+		pb_uint(m, 3, lc->addr);
+		pb_reset(l);
+		pb_uint(l, 1, lc->func + 1);
+		pb_bytes(m, 4, l->p, l->n);
+		if (pb_gz_field(g, 4, m) < 0)
+			return -1;
+	}
+	for (i = 0; i < pp->nfuncs; i++) {
+		pb_reset(m);
+		pb_uint(m, 1, i + 1);
+		pb_uint(m, 2, pp->funcs[i].name);
+		pb_uint(m, 3, pp->funcs[i].sysname);
+		if (pb_gz_field(g, 5, m) < 0)
+			return -1;
+	}
+	for (i = 0; i < pp->strs.n; i++) {
+		pb_reset(m);
+		pb_bytes(m, 6, tab_strget(&pp->strs, i), pp->strs.len[i]);
+		if (pb_gz_raw(g, m) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct event *sort_ev;
+
+static int
+by_order(const void *a, const void *b)
+{
+	uint64_t x = sort_ev[*(const uint32_t *)a].order;
+	uint64_t y = sort_ev[*(const uint32_t *)b].order;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The profile's own fields: the sample types in the attrs' order, time,
+ * period (the first event's). 0, or -1 with errno set.
+ */
+static int
+write_head(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
+{
+	const struct event *e;
+	uint32_t sid, cnt, *ord;
+	size_t i;
+	char name[300];
+
+	if ((ord = calloc(pp->nev + 1, sizeof(*ord))) == NULL ||
+	    str(pp, "count", &cnt) < 0) {
+		free(ord);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < pp->nev; i++)
+		ord[i] = (uint32_t)i;
+	sort_ev = pp->ev;
+	qsort(ord, pp->nev, sizeof(*ord), by_order);
+	for (i = 0; i < pp->nev; i++) {
+		e = &pp->ev[ord[i]];
+		pp->pos[ord[i]] = (uint32_t)i;
+		snprintf(name, sizeof(name), "%s_samples",
+		    tab_strget(&pp->strs, e->name));
+		if (str(pp, name, &sid) < 0) {
+			free(ord);
+			errno = ENOMEM;
+			return -1;
+		}
+		pb_reset(m);
+		pb_uint(m, 1, sid);
+		pb_uint(m, 2, cnt);
+		if (pb_gz_field(g, 1, m) < 0)
+			goto fail;
+		pb_reset(m);
+		pb_uint(m, 1, e->name);
+		pb_uint(m, 2, e->unit);
+		if (pb_gz_field(g, 1, m) < 0)
+			goto fail;
+	}
+	pb_reset(m);
+	pb_uint(m, 9, pp->tmin);
+	pb_uint(m, 10, pp->tmax - pp->tmin);
+	if (pp->nev > 0) {
+		e = &pp->ev[ord[0]];
+		pb_reset(l);
+		pb_uint(l, 1, e->name);
+		pb_uint(l, 2, e->unit);
+		pb_bytes(m, 11, l->p, l->n);
+		pb_uint(m, 12, e->period);
+		pb_uint(m, 14, e->name);
+	}
+	free(ord);
+	return pb_gz_raw(g, m);
+fail:
+	free(ord);
+	return -1;
+}
+
+int
+pprof_write(struct pprof *pp, const char *path)
+{
+	struct pd_output out;
+	struct pb m, l;
+	struct pb_gz *g;
+	uint64_t *vals;
+	int r = -1;
+
+	memset(&m, 0, sizeof(m));
+	memset(&l, 0, sizeof(l));
+	if (pd_output_open(&out, path) < 0)
+		return -1;
+	vals = calloc(2 * pp->nev + 1, sizeof(*vals));
+	free(pp->pos);
+	pp->pos = calloc(pp->nev + 1, sizeof(*pp->pos));
+	if (vals == NULL || pp->pos == NULL ||
+	    (g = pb_gz_open(out.fd)) == NULL) {
+		errno = ENOMEM;
+		goto fail;
+	}
+	/* The head first: it interns the sample types' names. */
+	r = write_head(pp, g, &m, &l);
+	if (r == 0)
+		r = write_samples(pp, g, &m, &l, vals);
+	if (r == 0)
+		r = write_tables(pp, g, &m, &l);
+	if (pb_gz_close(g) < 0)
+		r = -1;
+	if (r < 0)
+		goto fail;
+	free(vals);
+	pb_free(&m);
+	pb_free(&l);
+	return pd_output_close(&out, 1);
+fail:
+	pd_warnx("%s: %s", out.name, strerror(errno));
+	free(vals);
+	pb_free(&m);
+	pb_free(&l);
+	pd_output_close(&out, 0);
+	return -1;
+}

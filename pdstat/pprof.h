@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pdstat --pprof: the samples of a run as a gzipped profile.proto
+ * (google/pprof), for go tool pprof and the services that take it.
+ * Tables grow with the distinct stacks, locations and labels, never with
+ * the samples: identical stacks with identical labels are one Sample
+ * whose values add up.
+ */
+#ifndef PDSTAT_PPROF_H
+#define PDSTAT_PPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pd_evlist;
+struct pd_evsel;
+struct pd_frame;
+struct pd_rec;
+struct pd_sample;
+struct pd_syms;
+struct pprof;
+
+struct pprof	*pprof_new(void);		/* NULL: out of memory */
+void		 pprof_free(struct pprof *);
+
+/*
+ * Starts an input, whose attrs are el (read again at its end: a pipe
+ * stream's come as it goes). 0, or -1 when out of memory.
+ */
+int	pprof_input(struct pprof *, const struct pd_evlist *el);
+
+/* Every record of the input as it passes (its HOSTNAME feature). */
+void	pprof_record(struct pprof *, const struct pd_rec *);
+
+/*
+ * A sample of ev and its n frames (innermost first), named through sy
+ * as it stands (at the sample's time: names.h). 0, or -1 when out of memory.
+ */
+int	pprof_sample(struct pprof *, struct pd_syms *sy,
+	    const struct pd_evsel *ev, const struct pd_sample *s,
+	    const struct pd_frame *fr, size_t n);
+
+/*
+ * The input's end, before its sy goes: every event of el gets its
+ * sample types (those without samples too), and the names kept by
+ * address are forgotten. 0, or -1 when out of memory.
+ */
+int	pprof_input_end(struct pprof *, const struct pd_evlist *el);
+
+/* Samples that had no frame to name: counted in an [unknown] frame. */
+uint64_t	pprof_unknown(const struct pprof *);
+
+/*
+ * Writes the profile to path (a temporary file renamed over it; "-":
+ * standard output). 0, or -1 after printing why.
+ */
+int	pprof_write(struct pprof *, const char *path);
+
+#endif /* PDSTAT_PPROF_H */

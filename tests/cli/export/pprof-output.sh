@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+# pdstat --pprof's file (no pprof needed): a gzip stream of a
+# profile.proto whose fields decode, written only when the input was read
+# to its end (a truncated stream leaves what was there, and no temporary
+# file); "-" writes to a pipe, the summary going to stderr; usage errors.
+. "$PD_TOP/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "no python3"
+need_corpus
+f=$C/callchain.pipe.data
+
+pdstat --pprof p.pb.gz "$f" > sum.txt 2> err.txt ||
+	fail "pdstat --pprof: $(cat err.txt)"
+grep -q '^cpu-clock ' sum.txt || fail "no summary on stdout"
+# The message fields: a decoder of the wire format, not ours.
+python3 - p.pb.gz <<'EOP' || exit 1
+import gzip, sys
+b = gzip.open(sys.argv[1]).read()
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80:
+            return v, i
+i, seen, strings = 0, {}, []
+while i < len(b):
+    key, i = varint(b, i)
+    f, wt = key >> 3, key & 7
+    if wt == 0:
+        v, i = varint(b, i)
+    elif wt == 2:
+        n, i = varint(b, i)
+        if f == 6:
+            strings.append(b[i:i + n].decode())
+        i += n
+    else:
+        sys.exit("FAIL: wire type %d at %d" % (wt, i))
+    seen[f] = seen.get(f, 0) + 1
+# sample_type, sample, mapping, location, function, string_table,
+# time_nanos, duration_nanos, period_type, period, default_sample_type
+for f in (1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 14):
+    if f not in seen:
+        sys.exit("FAIL: no field %d: %r" % (f, seen))
+if strings[0] != "" or "cpu-clock" not in strings or "gzip" not in strings:
+    sys.exit("FAIL: string table %r" % strings[:8])
+print("fields %s, %d strings" % (sorted(seen), len(strings)))
+EOP
+
+# Standard output: the profile; the summary on stderr.
+pdstat --pprof - "$f" > out.pb.gz 2> err.txt || fail "--pprof -: $(cat err.txt)"
+gzip -t out.pb.gz || fail "--pprof -: not gzip"
+grep -q '^cpu-clock ' err.txt || fail "--pprof -: no summary on stderr"
+cmp -s p.pb.gz out.pb.gz || fail "--pprof -: not the file's bytes"
+
+# A cut stream: exit 1, the old file kept, no temporary file left.
+echo old > keep.pb.gz
+head -c 20000 "$f" > cut.data
+pdstat --pprof keep.pb.gz cut.data > /dev/null 2> err.txt
+[ $? -eq 1 ] || fail "cut: not exit 1"
+grep -q 'keep.pb.gz: not written: an input was not read to its end' \
+    err.txt || fail "cut: $(cat err.txt)"
+[ "$(cat keep.pb.gz)" = old ] || fail "cut: the old file was replaced"
+[ "$(ls | grep -c 'keep.pb.gz.')" = 0 ] || fail "cut: a temporary file: $(ls)"
+pdstat --pprof new.pb.gz cut.data > /dev/null 2>&1
+[ ! -e new.pb.gz ] || fail "cut: a profile was written"
+
+# Usage: one output to standard output at most.
+for opts in "-p --pprof -" "--flamegraph - --pprof -"; do
+	pdstat $opts "$f" > out.bin 2> err.txt
+	[ $? -eq 2 ] || fail "pdstat $opts: not exit 2"
+	grep -q '^pdstat: one output to standard output at most' err.txt ||
+		fail "pdstat $opts: $(cat err.txt)"
+	[ ! -s out.bin ] || fail "pdstat $opts: wrote to stdout"
+done
+echo "cut stream: no profile; - writes the same bytes"
