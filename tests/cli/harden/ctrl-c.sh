@@ -40,7 +40,15 @@ count() {
 # The second SIGINT on a pipe that does not end: out at once, exit 130,
 # every record that came in written (sorted), and the counts printed.
 mkpipe sample-full > in.data || fail mkpipe
-group 'pdsort in.data > want.data; (cat in.data; sleep 60) | { pdsort > out.data 2> err.txt; echo $? > rc; }'
+pdsort in.data > want.data || fail "pdsort in.data"
+group '(cat in.data; sleep 60) | { pdsort > out.data 2> err.txt; echo $? > rc; }'
+# The signals must find pdsort running, however slowly it starts.
+_t=0
+until pgrep -x -g "$pg" pdsort > /dev/null; do
+	[ $_t -lt 150 ] || fail "pdsort did not start"
+	sleep 0.2
+	_t=$((_t + 1))
+done
 sleep 1
 pkill -INT -x -g "$pg" pdsort
 sleep 0.5
@@ -100,7 +108,14 @@ need_perf
 # group and waits. The filter's status is in NAME.rc.
 pipeline() {
 	group "pdrecord -a -g 2> $1.rec | tee -i $1.raw | $2 2> $1.err; echo \$? > $1.rc"
-	sleep 2
+	# Samples must have come through, however slowly it all starts.
+	_t=0
+	until [ "$(count "$1.raw" SAMPLE 2> /dev/null)" -gt 0 ] 2> /dev/null; do
+		[ $_t -lt 150 ] || fail "$1: no sample came in 30 s"
+		sleep 0.2
+		_t=$((_t + 1))
+	done
+	sleep 0.5
 	kill -s INT -- -"$pg"
 	ended || fail "$1: the pipeline did not end after SIGINT"
 	[ "$(cat "$1.rc")" = 0 ] || fail "$1: exit $(cat "$1.rc"): $(cat "$1.err")"

@@ -19,6 +19,8 @@ for m in "$PD_TOP"/man/*.[1-8]; do
 	/^\.Bd/ { inb = 1; nl = 0; next }
 	/^\.Ed/ { if (inb && hit) { print "#" page; for (i = 1; i <= nl; i++) print l[i]; print "#end" }
 		  inb = 0; hit = 0; next }
+	# An indented line goes on the command before it.
+	inb && /^[ \t]/ && nl > 0 { l[nl] = l[nl] " " $0; next }
 	inb { sub(/^\$ /, ""); l[++nl] = $0
 	      if ($0 ~ /^ssh [^ ]+ pdrecord /) hit = 1 }' |
 	sed 's/\\-/-/g; s/\\e/\\/g'
@@ -60,6 +62,7 @@ while IFS= read -r line; do
 	*)	i=$((i + 1))
 		case $line in ssh*) si=$i;; esac
 		run=$(echo "$line" | sed "s|^ssh [^ ]* pdrecord |$ssh $ssh_host $PD_BIN/pdrecord |
+		    s#| *ssh host #| $ssh $ssh_host #g
 		    s/sleep [0-9][0-9]*/sleep 1/")
 		bash -o pipefail -c "$run" > "out.$b.$i" 2> "err.$b.$i" < /dev/null ||
 			fail "$page: example failed: $run: $(cat "err.$b.$i")";;
