@@ -204,7 +204,8 @@ PROFILER_CLI_PKG := @firefox-devtools/profiler-cli@0.10.0
 deps-npm:
 	$(Q)if ! command -v npm >/dev/null 2>&1; then \
 		echo "deps-npm: no npm: the Firefox Profiler check will skip"; \
-	elif timeout 300 npm install --no-audit --no-fund --fetch-retries=1 \
+	elif timeout 90 npm install --no-audit --no-fund --fetch-retries=1 \
+	    --fetch-timeout=20000 \
 	    --prefix $(PROFILER_CLI_DIR) $(PROFILER_CLI_PKG) >/dev/null 2>&1; then \
 		echo "deps-npm: $(PROFILER_CLI_PKG) in $(PROFILER_CLI_DIR)"; \
 	else \
