@@ -738,6 +738,54 @@ named(const char *name, uint64_t id)
 }
 
 /*
+ * The samples of perf record --off-cpu, as a perf built with BPF writes
+ * them: a BPF-output event named "offcpu-time" whose period is the
+ * nanoseconds a thread was off CPU, with its stack; three waits of
+ * thread 42 ("mkpipe") on one stack: 200 ms, 100 ms and 5 us.
+ */
+static void
+offcpu_time(void)
+{
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 1,
+		.config = 10,		/* PERF_COUNT_SW_BPF_OUTPUT */
+		.sample_type = STD_TYPE | ST_CALLCHAIN,
+		.flags = FL_DISABLED | FL_SAMPLE_ID_ALL,
+	};
+	static const uint64_t waits[3] = { 200000000, 100000000, 5000 };
+	uint64_t id = 21;
+	size_t at;
+	int i;
+
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, &id, 1);
+	at = fx_rec_begin(&out, 80, 0);	/* HEADER_FEATURE: EVENT_DESC */
+	fx_u64(&out, 12);
+	fx_u32(&out, 1);		/* nr */
+	fx_u32(&out, 128);		/* attr size */
+	fx_attr(&out, &a);
+	fx_u32(&out, 1);		/* nr ids */
+	fx_u32(&out, 64);
+	fx_str(&out, "offcpu-time", 64);
+	fx_u64(&out, id);
+	fx_rec_end(&out, at);
+	at = fx_comm(&out, 0, 42, 42, "mkpipe");
+	fx_trailer(&out, 42, 42, 1000, id, 0);
+	fx_rec_end(&out, at);
+	for (i = 0; i < 3; i++) {
+		/* 2: PERF_RECORD_MISC_USER */
+		at = fx_sample(&out, 2, 0x400100, 42, 42, 2000 + i, id, 0,
+		    waits[i]);
+		fx_u64(&out, 3);		/* callchain */
+		fx_u64(&out, (uint64_t)-512);	/* PERF_CONTEXT_USER */
+		fx_u64(&out, 0x400100);
+		fx_u64(&out, 0x400200);
+		fx_rec_end(&out, at);
+	}
+	fx_finished_round(&out);
+}
+
+/*
  * Finding 8, trailers: the good stream recorded without sample_id_all
  * (an old kernel): COMM and MMAP end at their strings.
  */
@@ -1255,7 +1303,7 @@ static const char *const cases[] = {
 	"zstd-ratio-bomb-be",
 	/* issue 18 findings 4, 7, 8, 11 */
 	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
-	"named NAME ID", "no-sia", "tp-kernel a|b",
+	"named NAME ID", "no-sia", "tp-kernel a|b", "offcpu-time",
 	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
 	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
@@ -1475,6 +1523,8 @@ main(int argc, char **argv)
 		tiny(strtoul(argv[2], NULL, 10), 1);
 	} else if (strcmp(c, "named") == 0 && argc > 3) {
 		named(argv[2], strtoull(argv[3], NULL, 10));
+	} else if (strcmp(c, "offcpu-time") == 0) {
+		offcpu_time();
 	} else if (strcmp(c, "no-sia") == 0) {
 		no_sia();
 	} else if (strcmp(c, "tp-kernel") == 0 && argc > 2) {
