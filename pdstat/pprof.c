@@ -23,6 +23,7 @@
 
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
@@ -119,6 +120,8 @@ struct pprof {
 	struct fent	 fcache[PCACHE];
 	struct ment	 mcache[PCACHE];
 	uint64_t	 tmin, tmax;
+	struct pd_feat_clock_data cd;	/* the first input's CLOCK_DATA */
+	int		 has_cd;
 	uint64_t	 unknown;
 	uint32_t	 host;		/* the input's, strings */
 	struct pd_header_info hi;
@@ -195,8 +198,15 @@ pprof_input(struct pprof *pp, const struct pd_evlist *el)
 void
 pprof_record(struct pprof *pp, const struct pd_rec *rec)
 {
-	if (rec->type != PD_RECORD_HEADER_FEATURE ||
-	    pd_feat_id(rec) != PD_FEAT_HOSTNAME)
+	if (rec->type != PD_RECORD_HEADER_FEATURE)
+		return;
+	/* time_nanos on the wall clock, where the stream says how. */
+	if (pd_feat_id(rec) == PD_FEAT_CLOCK_DATA && !pp->has_cd &&
+	    pd_feat_clock_data_parse(rec, &pp->cd) == 0) {
+		pp->has_cd = 1;
+		return;
+	}
+	if (pd_feat_id(rec) != PD_FEAT_HOSTNAME)
 		return;
 	if (pd_header_info_update(&pp->hi, rec) == 0 &&
 	    str(pp, pp->hi.hostname, &pp->host) < 0)
@@ -795,7 +805,8 @@ write_head(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 			goto fail;
 	}
 	pb_reset(m);
-	pb_uint(m, 9, pp->tmin);
+	pb_uint(m, 9, pp->has_cd ? pp->cd.tod_ns + (pp->tmin -
+	    pp->cd.clockid_ns) : pp->tmin);
 	pb_uint(m, 10, pp->tmax - pp->tmin);
 	if (pp->nev > 0) {
 		e = &pp->ev[ord[0]];

@@ -72,3 +72,40 @@ for opts in "-p --pprof -" "--flamegraph - --pprof -"; do
 	[ ! -s out.bin ] || fail "pdstat $opts: wrote to stdout"
 done
 echo "cut stream: no profile; - writes the same bytes"
+
+# time_nanos on the wall clock where the stream has CLOCK_DATA (pdrecord
+# writes it); the capture above, without it, keeps the stream's clock.
+tn() {	# FILE: the profile's time_nanos
+	python3 - "$1" <<'EOP'
+import gzip, sys
+b = gzip.open(sys.argv[1]).read()
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80:
+            return v, i
+i = 0
+while i < len(b):
+    key, i = varint(b, i)
+    if key & 7 == 0:
+        v, i = varint(b, i)
+        if key >> 3 == 9:
+            print(v)
+    else:
+        n, i = varint(b, i)
+        i += n
+EOP
+}
+[ "$(tn p.pb.gz)" -lt 100000000000000000 ] ||
+	fail "no CLOCK_DATA, yet time_nanos $(tn p.pb.gz) is a date"
+if pdrecord -e cpu-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
+    > wall.data 2> /dev/null; then
+	before=$(date +%s)
+	pdstat --pprof wall.pb.gz wall.data > /dev/null 2>&1 ||
+		fail "pdstat --pprof (pdrecord's stream)"
+	t=$(( $(tn wall.pb.gz) / 1000000000 ))
+	[ "$t" -le "$before" ] && [ "$t" -gt $((before - 600)) ] ||
+		fail "time_nanos $t s, not on the wall clock (now $before)"
+	echo "CLOCK_DATA: time_nanos on the wall clock"
+fi
