@@ -308,6 +308,32 @@ choose_events(void)
 	if (nspecs == 0 && pd_events_parse("cycles", &specs, &nspecs, why,
 	    sizeof(why)) < 0)
 		pd_die_nomem();
+	/* Tracepoint globs ("sched:*"), expanded as perf expands them. */
+	for (k = 0; k < nspecs; k++) {
+		int m;
+
+		if (!pd_event_is_glob(&specs[k]))
+			continue;
+		if (specs[k].leader != (int)k || specs[k].nr_members > 1) {
+			pd_warnx("%s: a tracepoint glob cannot be in a group",
+			    specs[k].name);
+			exit(PD_EXIT_USAGE);
+		}
+		if (mount_tracefs() < 0) {
+			pd_warnx("%s: tracefs is not mounted on %s and "
+			    "mounting it failed: %s", specs[k].name, TRACEFS,
+			    strerror(errno));
+			exit(PD_EXIT_DATA);
+		}
+		if ((m = pd_event_glob(TRACEFS, &specs, &nspecs, k)) < 0)
+			pd_die_nomem();
+		if (m == 0) {
+			pd_warnx("%s: no tracepoint matches (see %s/events)",
+			    specs[k].name, TRACEFS);
+			exit(PD_EXIT_USAGE);
+		}
+		k += m - 1;
+	}
 	nevs = nspecs;
 	if ((evs = calloc(nevs, sizeof(*evs))) == NULL)
 		pd_die_nomem();

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,4 +210,79 @@ pd_tracepoint_id(const char *tracefs, const char *sys, const char *name)
 		return -1;
 	}
 	return id;
+}
+
+int
+pd_event_is_glob(const struct pd_event *ev)
+{
+	return ev->type == PERF_TYPE_TRACEPOINT &&
+	    (strpbrk(ev->tp_sys, "*?[") != NULL ||
+	    strpbrk(ev->tp_name, "*?[") != NULL);
+}
+
+/*
+ * The system and name of a match ".../events/<sys>/<name>/id" into ev;
+ * 0, or -1 when either is too long for it.
+ */
+static int
+glob_match(struct pd_event *ev, const char *path, size_t skip)
+{
+	const char *sys = path + skip, *name, *end;
+
+	if ((name = strchr(sys, '/')) == NULL ||
+	    (end = strchr(name + 1, '/')) == NULL ||
+	    (size_t)(name - sys) >= sizeof(ev->tp_sys) ||
+	    (size_t)(end - name - 1) >= sizeof(ev->tp_name))
+		return -1;
+	memcpy(ev->tp_sys, sys, name - sys);
+	ev->tp_sys[name - sys] = '\0';
+	memcpy(ev->tp_name, name + 1, end - name - 1);
+	ev->tp_name[end - name - 1] = '\0';
+	return 0;
+}
+
+int
+pd_event_glob(const char *tracefs, struct pd_event **evs, size_t *n,
+    size_t i)
+{
+	struct pd_event tmpl = (*evs)[i], e, *v;
+	size_t k, m = 0, skip = strlen(tracefs) + strlen("/events/");
+	const char *mods;
+	char pat[512];
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/events/%s/%s/id", tracefs,
+	    tmpl.tp_sys, tmpl.tp_name);
+	if (glob(pat, GLOB_NOSORT, NULL, &g) != 0)
+		return 0;	/* GLOB_NOMATCH, or unreadable: none */
+	for (k = 0; k < g.gl_pathc; k++)
+		m += glob_match(&e, g.gl_pathv[k], skip) == 0;
+	if (m == 0) {
+		globfree(&g);
+		return 0;
+	}
+	if ((v = realloc(*evs, (*n + m - 1) * sizeof(*v))) == NULL) {
+		globfree(&g);
+		return -1;
+	}
+	*evs = v;
+	/* What follows evs[i] moves up to make room for the matches. */
+	memmove(v + i + m, v + i + 1, (*n - i - 1) * sizeof(*v));
+	for (k = i + m; k < *n + m - 1; k++)
+		v[k].leader += (int)m - 1;
+	/* The modifiers: what the name has after "sys:name". */
+	mods = tmpl.name + strlen(tmpl.tp_sys) + 1 + strlen(tmpl.tp_name);
+	m = 0;
+	for (k = 0; k < g.gl_pathc; k++) {
+		e = tmpl;
+		if (glob_match(&e, g.gl_pathv[k], skip) < 0)
+			continue;
+		snprintf(e.name, sizeof(e.name), "%s:%s%s", e.tp_sys,
+		    e.tp_name, mods);
+		e.leader = (int)(i + m);
+		v[i + m++] = e;
+	}
+	*n += m - 1;
+	globfree(&g);
+	return (int)m;
 }

@@ -39,4 +39,21 @@ int	pd_events_parse(const char *list, struct pd_event **evs, size_t *n,
 long long	pd_tracepoint_id(const char *tracefs, const char *sys,
 		    const char *name);
 
+/*
+ * 1 when evs[i] is a tracepoint glob ("sched:*", "syscalls:sys_enter_*"):
+ * '*', '?' or '[' in its system or name.
+ */
+int	pd_event_is_glob(const struct pd_event *);
+
+/*
+ * Expands the tracepoint glob evs[i], an event of no group, as perf
+ * does: every tracepoint under tracefs whose system and name match, in
+ * the order tracefs lists them (perf 6.1's: no sort), each with evs[i]'s
+ * modifiers. They take its place. The
+ * number of events it became (0: none matched, evs[i] stays), or -1
+ * when out of memory.
+ */
+int	pd_event_glob(const char *tracefs, struct pd_event **evs, size_t *n,
+	    size_t i);
+
 #endif /* PD_EVENTS_H */
