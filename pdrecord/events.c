@@ -152,7 +152,8 @@ build_attrs(int per_cpu_target, int has_command)
 			st |= PERF_SAMPLE_PERIOD;
 		a->sample_type = st;
 		a->disabled = leader;
-		a->inherit = !group_read && opt.tids == NULL && !per_cpu_target;
+		a->inherit = !opt.no_inherit && !group_read &&
+		    opt.tids == NULL && !per_cpu_target;
 		a->enable_on_exec = leader && has_command;
 		a->exclude_kernel = e->exclude_kernel;
 		a->exclude_user = e->exclude_user;

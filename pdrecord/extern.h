@@ -67,6 +67,7 @@ struct strset {
 /* The options, as main() parsed them. */
 struct options {
 	int		 all_cpus, data, period, quiet, sample_cpu, switches;
+	int		 no_inherit;	/* -i */
 	int		 callchain;	/* 0, 1 fp, 2 dwarf */
 	unsigned	 stack_size;
 	const char	*cpu_list, *pids, *tids, *events, *outpath;

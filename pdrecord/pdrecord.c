@@ -28,7 +28,7 @@
 #include "libcommon/stream/zenc.h"
 
 static const char usage_line[] =
-    "usage: pdrecord [-adgPqT] [-C cpus] [-c count] [-e events] [-F freq]\n"
+    "usage: pdrecord [-adgiPqT] [-C cpus] [-c count] [-e events] [-F freq]\n"
     "                [-k clockid] [-m pages] [-o file] [-p pid[,pid]] "
     "[-t tid]\n"
     "                [-z[level]] [--call-graph mode] [--sample-cpu]\n"
@@ -58,6 +58,8 @@ usage(FILE *f, int status)
 		    "  -P, --period          record the sample period\n"
 		    "  -T, --timestamp       record times (always on)\n"
 		    "      --switch-events   context switch records\n"
+		    "  -i, --no-inherit      not the threads and processes "
+		    "the targets start\n"
 		    "  -k, --clockid ID      clock for times (monotonic, the "
 		    "default,\n"
 		    "                        realtime, ...); written with "
@@ -168,6 +170,7 @@ parse_options(int argc, char **argv)
 		{ "freq",		required_argument,	NULL, 'F' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ "mmap-pages",		required_argument,	NULL, 'm' },
+		{ "no-inherit",		no_argument,		NULL, 'i' },
 		{ "output",		required_argument,	NULL, 'o' },
 		{ "period",		no_argument,		NULL, 'P' },
 		{ "pid",		required_argument,	NULL, 'p' },
@@ -183,11 +186,14 @@ parse_options(int argc, char **argv)
 	char why[256], *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+aC:c:de:F:ghk:m:o:Pp:qTt:z::",
+	while ((c = getopt_long(argc, argv, "+aC:c:de:F:ghik:m:o:Pp:qTt:z::",
 	    longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opt.all_cpus = 1;
+			break;
+		case 'i':
+			opt.no_inherit = 1;
 			break;
 		case 'C':
 			opt.cpu_list = optarg;
