@@ -332,6 +332,17 @@ open_events(void)
 					return -1;
 				}
 				evs[i].ids[evs[i].nids++] = id;
+				if (evs[i].spec.filter != NULL && ioctl(fd,
+				    PERF_EVENT_IOC_SET_FILTER,
+				    evs[i].spec.filter) < 0) {
+					pd_warnx("%s: --filter '%s': %s",
+					    evs[i].spec.name,
+					    evs[i].spec.filter, errno ==
+					    EINVAL ? "the kernel refuses it "
+					    "(the event's fields are in its "
+					    "format file)" : strerror(errno));
+					return -1;
+				}
 				if (ringfd < 0) {
 					void *m = mmap(NULL, len,
 					    PROT_READ | PROT_WRITE, MAP_SHARED,

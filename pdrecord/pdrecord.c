@@ -31,8 +31,8 @@ static const char usage_line[] =
     "usage: pdrecord [-adgiPqT] [-C cpus] [-c count] [-e events] [-F freq]\n"
     "                [-k clockid] [-m pages] [-o file] [-p pid[,pid]] "
     "[-t tid]\n"
-    "                [-z[level]] [--call-graph mode] [--sample-cpu]\n"
-    "                [--switch-events] [-- command [arg ...]]\n";
+    "                [-z[level]] [--call-graph mode] [--filter filter]\n"
+    "                [--sample-cpu] [--switch-events] [-- command [arg ...]]\n";
 
 static void
 usage(FILE *f, int status)
@@ -47,6 +47,8 @@ usage(FILE *f, int status)
 		    "  -t, --tid TID[,TID]   these threads\n"
 		    "  -e, --event LIST      events (default: cycles, or "
 		    "cpu-clock without counters)\n"
+		    "      --filter EXPR     the kernel's filter for the "
+		    "tracepoints of the -e before\n"
 		    "  -F, --freq N          samples per second (or max: the "
 		    "kernel's)\n"
 		    "  -c, --count N         one sample every N events\n"
@@ -156,7 +158,8 @@ limit_freq(const char *arg)
 static int
 parse_options(int argc, char **argv)
 {
-	enum { OPT_CALLGRAPH = 256, OPT_SAMPLECPU, OPT_SWITCH, OPT_VERSION };
+	enum { OPT_CALLGRAPH = 256, OPT_SAMPLECPU, OPT_SWITCH, OPT_VERSION,
+	    OPT_FILTER };
 	static const struct option longopts[] = {
 		{ "all-cpus",		no_argument,		NULL, 'a' },
 		{ "call-graph",		required_argument,	NULL,
@@ -167,6 +170,7 @@ parse_options(int argc, char **argv)
 		{ "cpu",		required_argument,	NULL, 'C' },
 		{ "data",		no_argument,		NULL, 'd' },
 		{ "event",		required_argument,	NULL, 'e' },
+		{ "filter",		required_argument,	NULL, OPT_FILTER },
 		{ "freq",		required_argument,	NULL, 'F' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ "mmap-pages",		required_argument,	NULL, 'm' },
@@ -184,6 +188,7 @@ parse_options(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	char why[256], *end;
+	size_t k, last_e = 0;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+aC:c:de:F:ghik:m:o:Pp:qTt:z::",
@@ -212,6 +217,7 @@ parse_options(int argc, char **argv)
 			opt.data = 1;
 			break;
 		case 'e':
+			last_e = nspecs;
 			if (pd_events_parse(optarg, &specs, &nspecs, why,
 			    sizeof(why)) < 0) {
 				pd_warnx("-e %s: %s", optarg, why);
@@ -289,6 +295,18 @@ parse_options(int argc, char **argv)
 			break;
 		case OPT_SAMPLECPU:
 			opt.sample_cpu = 1;
+			break;
+		case OPT_FILTER:
+			/* As perf's: on the tracepoints of the last -e. */
+			if (nspecs == 0 || specs[nspecs - 1].type !=
+			    PERF_TYPE_TRACEPOINT) {
+				pd_warnx("--filter %s: it goes after an -e of "
+				    "tracepoints", optarg);
+				exit(PD_EXIT_USAGE);
+			}
+			for (k = nspecs; k > 0 && specs[k - 1].type ==
+			    PERF_TYPE_TRACEPOINT && k > last_e; k--)
+				specs[k - 1].filter = optarg;
 			break;
 		case OPT_SWITCH:
 			opt.switches = 1;

@@ -21,6 +21,7 @@ struct pd_event {
 	unsigned	 exclude_kernel:1;
 	unsigned	 leader_sample:1;	/* group :S: only the leader samples */
 	int		 leader;	/* index of the group leader (self if none) */
+	const char	*filter;	/* --filter's, for a tracepoint; or NULL */
 	int		 nr_members;	/* group size, on the leader; 1 if none */
 };
 
