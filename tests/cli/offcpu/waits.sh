@@ -88,6 +88,23 @@ pdstat --flamegraph off.svg --folded off2.folded --offcpu perf.data \
 cmp off.folded off2.folded || fail "pdstat --offcpu --folded differs from pddump"
 python3 "$PD_TOP/tests/cli/flame/svgcheck.py" off.svg --unit ns \
     > /dev/null || fail "off.svg"
+# Rendered by a real browser: the pipe wait's box is drawn, in its colour.
+if command -v chromium >/dev/null 2>&1; then
+	rgb=$(sed -n 's/.*<title>pd_off_read ([^<]*<\/title>[^<]*<rect [^>]*fill="rgb(\([0-9,]*\))".*/\1/p' off.svg | head -n 1)
+	[ -n "$rgb" ] || fail "off.svg: no box for pd_off_read"
+	h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' off.svg | head -n 1)
+	timeout 60 chromium --headless --no-sandbox --disable-gpu \
+	    --disable-quic --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync \
+	    --user-data-dir="$PWD/profile" --screenshot="$PWD/shot.png" \
+	    --window-size=1200,$((h + 8)) "file://$PWD/off.svg" > /dev/null \
+	    2> chrome.err || fail "chromium: $(tail -n 5 chrome.err)"
+	set -- $(python3 "$PD_TOP/tests/cli/flame/pngstat.py" shot.png \
+	    "$rgb") || fail "pngstat.py"
+	[ "$2" -ge 5 ] && [ "$5" -ge 20 ] ||
+		fail "off.svg rendered without pd_off_read's box: $*"
+	echo "off.svg in Chromium: $2 colours, $5 pixels of pd_off_read's rgb($rgb)"
+fi
 # The sleeps' box: as wide as their nanoseconds (the whole system's waits
 # make it narrow).
 want=$(awk '/;pd_off_sleep;/ { s += $NF } END { printf "%.0f", s }' off.folded)
