@@ -293,9 +293,13 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 	return sl->id1;
 }
 
-/* The function index of the name, added when new. 0 or -1. */
+/*
+ * The function index of the name, added when new with system name
+ * sysname (the first one seen: overloads share a name). 0 or -1.
+ */
 static int
-function_of(struct pprof *pp, uint32_t name, uint32_t *idx)
+function_of(struct pprof *pp, uint32_t name, uint32_t sysname,
+    uint32_t *idx)
 {
 	uint32_t h = (uint32_t)tab_mix(name + 1);
 	struct tab_slot *sl;
@@ -312,7 +316,7 @@ function_of(struct pprof *pp, uint32_t name, uint32_t *idx)
 	if (tab_grow(&pp->funcs, &pp->funccap, pp->nfuncs, sizeof(*pp->funcs)) < 0)
 		return -1;
 	pp->funcs[pp->nfuncs].name = name;
-	pp->funcs[pp->nfuncs].sysname = name;
+	pp->funcs[pp->nfuncs].sysname = sysname;
 	sl->id1 = (uint32_t)++pp->nfuncs;
 	sl->h = h;
 	pp->fidx.n++;
@@ -391,7 +395,7 @@ static int
 function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
 {
 	struct fent *c = &pp->fcache[ptr_slot(r->name, r->dso, 0)];
-	uint32_t name;
+	uint32_t name, sysname;
 	char ubuf[280];
 
 	if (c->func1 != 0 && c->name == r->name && c->dso == r->dso) {
@@ -400,8 +404,14 @@ function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
 	}
 	if (r->name == NULL)
 		unknown_name(r->dso, ubuf, sizeof(ubuf));
-	if (str(pp, r->name != NULL ? r->name : ubuf, &name) < 0 ||
-	    function_of(pp, name, fn) < 0)
+	if (str(pp, r->name != NULL ? r->name : ubuf, &name) < 0)
+		return -1;
+	/* The name as the file has it, where it was demangled. */
+	sysname = name;
+	if (r->raw != NULL && r->raw != r->name &&
+	    str(pp, r->raw, &sysname) < 0)
+		return -1;
+	if (function_of(pp, name, sysname, fn) < 0)
 		return -1;
 	c->name = r->name;
 	c->dso = r->dso;
@@ -476,7 +486,7 @@ unknown_location(struct pprof *pp, uint32_t *id)
 		}
 	}
 	if (str(pp, "[unknown]", &name) < 0 ||
-	    function_of(pp, name, &fn) < 0 ||
+	    function_of(pp, name, name, &fn) < 0 ||
 	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
 		return -1;
 	l = &pp->locs[pp->nlocs];

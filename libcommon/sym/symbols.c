@@ -147,7 +147,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	struct dso *d;
 	uint64_t va;
 
-	r->name = NULL;
+	r->name = r->raw = NULL;
 	r->off = 0;
 	r->dso = "[unknown]";
 	r->dso_plain = 1;
@@ -169,7 +169,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 				return;
 		}
 		if ((s = pd_symtab_find(&sy->ksyms, addr)) != NULL) {
-			r->name = s->name;
+			r->name = r->raw = s->name;
 			r->off = addr - s->start;
 		}
 		return;
@@ -195,6 +195,7 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		return;
 	if ((s = pd_symtab_find(&d->st, va)) != NULL) {
 		r->name = pd_symtab_name(&d->st, s);
+		r->raw = pd_symtab_raw(&d->st, s);
 		r->off = va - s->start;
 	} else
 		stripped(sy, d);

@@ -116,6 +116,7 @@ size_t	pd_sample_frames(const struct pd_sample *, uint16_t misc,
  */
 struct pd_symres {
 	const char	*name;
+	const char	*raw;		/* name as the file has it (mangled) */
 	uint64_t	 off;		/* addr - symbol start */
 	const char	*dso;
 	int		 kernel;	/* 1: a kernel frame (folded: _[k]) */

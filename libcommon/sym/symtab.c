@@ -20,6 +20,7 @@ pd_symtab_free(struct symtab *st)
 		free(st->dm[i]);
 	free(st->dm);
 	free(st->named);
+	free(st->raw);
 	free(st->syms);
 	free(st->pool);
 	memset(st, 0, sizeof(*st));
@@ -43,10 +44,15 @@ pd_symtab_name(struct symtab *st, const struct sym *s)
 	st->named[i] = 1;
 	if ((dm = pd_symtab_demangle(s->name)) == NULL)
 		return s->name;
+	/* Out of memory: the mangled name, which is still its name. */
+	if (st->raw == NULL &&
+	    (st->raw = calloc(st->n, sizeof(*st->raw))) == NULL) {
+		free(dm);
+		return s->name;
+	}
 	if (st->ndm == st->dmcap) {
 		size_t ncap = st->dmcap ? st->dmcap * 2 : 64;
 
-		/* Out of memory: the mangled name, which is still its name. */
 		if ((g = realloc(st->dm, ncap * sizeof(*g))) == NULL) {
 			free(dm);
 			return s->name;
@@ -55,8 +61,17 @@ pd_symtab_name(struct symtab *st, const struct sym *s)
 		st->dmcap = ncap;
 	}
 	st->dm[st->ndm++] = dm;
+	st->raw[i] = s->name;
 	st->syms[i].name = dm;
 	return dm;
+}
+
+const char *
+pd_symtab_raw(const struct symtab *st, const struct sym *s)
+{
+	size_t i = s - st->syms;
+
+	return st->raw != NULL && st->raw[i] != NULL ? st->raw[i] : s->name;
 }
 
 int

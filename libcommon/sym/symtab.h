@@ -29,6 +29,8 @@ struct symtab {
 	char		*pool;
 	int		 mangled;
 	unsigned char	*named;		/* mangled: syms[i] asked for */
+	const char	**raw;		/* syms[i]'s name before demangling,
+					   where it was demangled; or NULL */
 	char		**dm;		/* the demangled names made */
 	size_t		 ndm, dmcap;
 };
@@ -81,6 +83,9 @@ const struct sym	*pd_symtab_find(const struct symtab *, uint64_t addr);
  * be; the same pointer every time after the first.
  */
 const char		*pd_symtab_name(struct symtab *, const struct sym *s);
+/* Its name as the file has it (mangled), after pd_symtab_name. */
+const char		*pd_symtab_raw(const struct symtab *,
+			    const struct sym *s);
 void			 pd_symtab_free(struct symtab *);
 
 #endif /* PD_SYMTAB_H */

@@ -66,3 +66,40 @@ done
 # The lambda: main::{lambda(int)#1} from g++, main::$_0 from clang++.
 grep -q '"sym":"main::[^"]*::operator()"' t.json || fail "no lambda"
 ! grep -q '"sym":"_Z' t.json || fail "a mangled name: $(grep -o '"sym":"_Z[^"]*"' t.json | head -3)"
+# pprof: each function's name demangled, its system_name the file's.
+pdstat --pprof t.pb.gz t.pd > /dev/null 2>&1 || fail "pdstat --pprof"
+python3 - t.pb.gz <<'EOP' || fail "pprof names"
+import gzip, sys
+b = gzip.open(sys.argv[1]).read()
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80:
+            return v, i
+def fields(b):
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        if key & 7 == 0:
+            v, i = varint(b, i)
+            yield key >> 3, v
+        else:
+            n, i = varint(b, i)
+            yield key >> 3, b[i:i + n]
+            i += n
+strings, funcs = [], []
+for f, v in fields(b):
+    if f == 6:
+        strings.append(v.decode())
+    elif f == 5:
+        d = dict((k, x) for k, x in fields(v) if k in (2, 3))
+        funcs.append((d.get(2, 0), d.get(3, 0)))
+pairs = [(strings[n], strings[s]) for n, s in funcs]
+spin = [s for n, s in pairs if n == "ns::W::spin"]
+if not spin or not spin[0].startswith("_ZN2ns1W4spin"):
+    sys.exit("FAIL: ns::W::spin's system_name: %s" % spin)
+if any(n.startswith("_Z") for n, s in pairs):
+    sys.exit("FAIL: a mangled name")
+print("pprof: ns::W::spin is %s in the file" % spin[0])
+EOP
