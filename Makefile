@@ -29,7 +29,7 @@ PD_CFLAGS := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-DPD_VERSION='"$(VERSION)"' -I.
 PD_LDFLAGS := -Wl,--as-needed
 
-PKGS := libzstd libelf libdw libtraceevent libdebuginfod
+PKGS := libzstd libelf libdw libtraceevent
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # libiberty (no .pc file): perf's C++ demangler, for the same names.
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -liberty

@@ -7,6 +7,7 @@
  * .dynsym) becomes a symtab (symtab.h), and the Dwfl is ended again, so
  * no file stays open.
  */
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -737,14 +738,62 @@ dfd_progress(debuginfod_client *client, long a, long b)
 	return 0;
 }
 
+/*
+ * libdebuginfod, opened the first time a query needs it, as libdw opens
+ * it: linked in, it and libcurl's thirty libraries cost every run of
+ * pddump and pdstat at start-up (2.3 ms of CPU became 7.9), asked or not.
+ */
+static struct {
+	int	  tried;
+	debuginfod_client *(*begin)(void);
+	void	(*end)(debuginfod_client *);
+	void	(*set_progressfn)(debuginfod_client *,
+		    debuginfod_progressfn_t);
+	int	(*find_executable)(debuginfod_client *, const unsigned char *,
+		    int, char **);
+} dfd_lib;
+
+/* 0 when libdebuginfod is there to call, else -1 (and it stays so). */
+static int
+dfd_load(void)
+{
+	void *h;
+
+	if (dfd_lib.tried)
+		return dfd_lib.find_executable != NULL ? 0 : -1;
+	dfd_lib.tried = 1;
+	if ((h = dlopen("libdebuginfod.so.1", RTLD_LAZY)) == NULL)
+		return -1;
+	*(void **)&dfd_lib.begin = dlsym(h, "debuginfod_begin");
+	*(void **)&dfd_lib.end = dlsym(h, "debuginfod_end");
+	*(void **)&dfd_lib.set_progressfn = dlsym(h,
+	    "debuginfod_set_progressfn");
+	*(void **)&dfd_lib.find_executable = dlsym(h,
+	    "debuginfod_find_executable");
+	if (dfd_lib.begin == NULL || dfd_lib.end == NULL ||
+	    dfd_lib.set_progressfn == NULL) {
+		dfd_lib.find_executable = NULL;
+		return -1;
+	}
+	return dfd_lib.find_executable != NULL ? 0 : -1;
+}
+
+void
+pd_dfd_free(debuginfod_client *c)
+{
+	if (c != NULL && dfd_load() == 0)
+		dfd_lib.end(c);
+}
+
 /* Installs dfd_progress on the Dwfl's debuginfod client, if it has one. */
 static void
 dfd_hook(Dwfl *dwfl)
 {
 	debuginfod_client *c;
 
-	if ((c = dwfl_get_debuginfod_client(dwfl)) != NULL)
-		debuginfod_set_progressfn(c, dfd_progress);
+	/* libdw opened libdebuginfod for it: the same library here. */
+	if ((c = dwfl_get_debuginfod_client(dwfl)) != NULL && dfd_load() == 0)
+		dfd_lib.set_progressfn(c, dfd_progress);
 }
 
 /* Whether debuginfod may be asked now. */
@@ -831,12 +880,12 @@ dfd_executable(struct pd_syms *sy, const unsigned char *bid, size_t len)
 	int fd;
 
 	if (sy->dfd == NULL) {
-		if ((sy->dfd = debuginfod_begin()) == NULL)
+		if (dfd_load() < 0 || (sy->dfd = dfd_lib.begin()) == NULL)
 			return NULL;
-		debuginfod_set_progressfn(sy->dfd, dfd_progress);
+		dfd_lib.set_progressfn(sy->dfd, dfd_progress);
 	}
 	dfd_begin(sy);
-	fd = debuginfod_find_executable(sy->dfd, bid, (int)len, &path);
+	fd = dfd_lib.find_executable(sy->dfd, bid, (int)len, &path);
 	dfd_end(sy, fd);
 	if (fd < 0) {
 		free(path);

@@ -99,8 +99,7 @@ pd_syms_free(struct pd_syms *sy)
 	free(sy->debug_path);
 	free(sy->symfs);
 	free(sy->bid_dir);
-	if (sy->dfd != NULL)
-		debuginfod_end(sy->dfd);
+	pd_dfd_free(sy->dfd);
 	free(sy);
 }
 

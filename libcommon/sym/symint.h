@@ -208,4 +208,7 @@ void		 pd_syms_note(struct pd_syms *, const char *fmt, ...)
 int		 pd_kallsyms_host(struct pd_syms *);
 int		 pd_kallsyms_load(struct pd_syms *);
 
+/* Ends a client of libdebuginfod (dso.c, which opens the library). */
+void	pd_dfd_free(struct debuginfod_client *);
+
 #endif /* PD_SYMINT_H */
