@@ -20,6 +20,12 @@ failed=
 null_kind=$(stat -c %F /dev/null)
 beside=$(ls -A "$top/..")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pdtest.XXXXXX")
+# perf record and perf inject copy every file they see into the build-id
+# cache, ~/.debug by default: the run's own instead, so that a run
+# leaves the user's alone, and two runs at once (perf 6.1 asserts in
+# build-id.c when another perf changes the cache under it) cannot meet.
+PERF_BUILDID_DIR=$scratch/buildid-cache
+export PERF_BUILDID_DIR
 if [ -n "${PD_PRESERVE:-}" ]; then
 	echo "scratch directories kept in $scratch"
 else
