@@ -24,8 +24,14 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/pdtest.XXXXXX")
 # cache, ~/.debug by default: the run's own instead, so that a run
 # leaves the user's alone, and two runs at once (perf 6.1 asserts in
 # build-id.c when another perf changes the cache under it) cannot meet.
+# perf takes its cache from its config only (it sets PERF_BUILDID_DIR
+# for its children, never reads it): a config of the run's own, which
+# also keeps the user's ~/.perfconfig out of the tests. Our tools read
+# PERF_BUILDID_DIR, so they look where perf wrote.
 PERF_BUILDID_DIR=$scratch/buildid-cache
-export PERF_BUILDID_DIR
+PERF_CONFIG=$scratch/perfconfig
+printf '[buildid]\n\tdir = %s\n' "$PERF_BUILDID_DIR" > "$PERF_CONFIG"
+export PERF_BUILDID_DIR PERF_CONFIG
 if [ -n "${PD_PRESERVE:-}" ]; then
 	echo "scratch directories kept in $scratch"
 else
