@@ -107,6 +107,13 @@ grep '\[k\] [a-z_]' perf.top | grep -v '\[k\] far_' &&
 PERF_BUILDID_DIR=$s/far pddump -s -t SAMPLE --kallsyms /proc/kallsyms perf.far > perf.k ||
 	fail "perf: --kallsyms"
 cmp -s perf.k perf.here || fail "perf: --kallsyms lost to the cache"
+# --symfs DIR: the recording host's root, its proc/kallsyms first.
+mkdir -p root/proc && sed 's/ far_/ sfs_/' far.kallsyms > root/proc/kallsyms ||
+	fail "root"
+PERF_BUILDID_DIR=$s/far pddump -s -t SAMPLE --symfs root perf.far > perf.sfs ||
+	fail "perf: --symfs"
+sed 's/ sfs_/ far_/' perf.sfs | cmp -s - perf.cache ||
+	fail "perf: --symfs: $(sed 's/ sfs_/ far_/' perf.sfs | diff - perf.cache | head -n 4)"
 pdrecord -q -g -F 4000 -o pd.pd -- $work ||
 	fail "pdrecord"
 # pdrecord's kernel map gives the build id before the first sample.
