@@ -10,33 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "libcommon/stream/perf.h"
-
-/* NT_GNU_BUILD_ID in a run of raw note bytes. */
-static int
-raw_notes_build_id(const unsigned char *p, size_t len, unsigned char id[20],
-    size_t *idlen)
-{
-	size_t off = 0, nsz, dsz, type;
-
-	while (off + 12 <= len) {
-		nsz = pd_get_u32(p + off);
-		dsz = pd_get_u32(p + off + 4);
-		type = pd_get_u32(p + off + 8);
-		off += 12;
-		if (nsz > len - off || dsz > len - off - ((nsz + 3) & ~3UL))
-			return -1;
-		if (type == NT_GNU_BUILD_ID && nsz == 4 &&
-		    memcmp(p + off, "GNU", 4) == 0) {
-			off += 4;
-			*idlen = dsz > 20 ? 20 : dsz;
-			memcpy(id, p + off, *idlen);
-			return 0;
-		}
-		off += ((nsz + 3) & ~3UL) + ((dsz + 3) & ~3UL);
-	}
-	return -1;
-}
+#include "libcommon/stream/elfnote.h"
 
 int
 pd_buildid_read(const char *path, int raw_notes, unsigned char id[20],
@@ -57,7 +31,7 @@ pd_buildid_read(const char *path, int raw_notes, unsigned char id[20],
 		ssize_t n = read(fd, buf, sizeof(buf));
 
 		close(fd);
-		return n > 0 ? raw_notes_build_id(buf, n, id, idlen) : -1;
+		return n > 0 ? pd_elfnote_build_id(buf, n, id, idlen) : -1;
 	}
 	elf_version(EV_CURRENT);
 	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {

@@ -705,16 +705,47 @@ pd_synth_all_processes(struct pd_synth *b, int data, size_t idsz)
 	return r;
 }
 
+/*
+ * A kernel map: with b->bids, an MMAP2 with the build id the kernel
+ * shows for itself or the module (as perf record --buildid-mmap writes
+ * it), so a reader knows which kernel it is before the first sample;
+ * else, or where the notes cannot be read, an MMAP.
+ */
 static int
 kmmap(struct pd_synth *b, const char *name, uint64_t start, uint64_t len,
     uint64_t pgoff, size_t idsz)
 {
 	struct pd_record_mmap m = { (uint32_t)-1, 0, start, len, pgoff, name,
 	    strlen(name) };
-	size_t size = pd_record_mmap_build(NULL, 0, PERF_RECORD_MISC_KERNEL,
-	    &m, idsz, 0);
+	struct pd_record_mmap2 m2;
+	unsigned char id[20];
+	char notes[PATH_MAX];
+	size_t size, idlen;
 	unsigned char *p;
 
+	if (name[0] == '[' && strncmp(name, "[kernel.kallsyms]", 17) != 0)
+		snprintf(notes, sizeof(notes),
+		    "/sys/module/%.*s/notes/.note.gnu.build-id",
+		    (int)strcspn(name + 1, "]"), name + 1);
+	else
+		snprintf(notes, sizeof(notes), "/sys/kernel/notes");
+	if (b->bids != NULL && pd_buildid_read(notes, 1, id, &idlen) == 0) {
+		memset(&m2, 0, sizeof(m2));
+		m2.pid = m.pid;
+		m2.start = start;
+		m2.len = len;
+		m2.pgoff = pgoff;
+		m2.build_id = id;
+		m2.build_id_size = (uint8_t)idlen;
+		m2.prot = PROT_READ | PROT_EXEC;
+		m2.flags = MAP_PRIVATE;
+		m2.filename = name;
+		m2.filename_len = m.filename_len;
+		return mmap2(b, PERF_RECORD_MISC_KERNEL |
+		    PERF_RECORD_MISC_MMAP_BUILD_ID, &m2, idsz);
+	}
+	size = pd_record_mmap_build(NULL, 0, PERF_RECORD_MISC_KERNEL, &m,
+	    idsz, 0);
 	if (put_rec(b, size, &p) < 0)
 		return -1;
 	if (p != NULL)

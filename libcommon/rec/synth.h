@@ -111,8 +111,9 @@ int	pd_synth_all_processes(struct pd_synth *, int data, size_t id_hdr_size);
 
 /*
  * The kernel's MMAP ("[kernel.kallsyms]_text", pid -1) from /proc/kallsyms
- * and one MMAP per module from /proc/modules. 0, or -1 (no memory);
- * without readable addresses nothing is written.
+ * and one MMAP per module from /proc/modules; with b->bids, MMAP2s with
+ * their build ids (/sys/kernel/notes, /sys/module/NAME/notes). 0, or -1
+ * (no memory); without readable addresses nothing is written.
  */
 int	pd_synth_kernel_mmaps(struct pd_synth *, size_t id_hdr_size);
 

@@ -1,21 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel symbols from /proc/kallsyms, only when the stream comes from
- * this host and this boot (same os release and hostname, and the
- * kernel mmap's reference symbol at the address kallsyms gives), or from
- * a kallsyms file the user names (then relocated by the difference at
- * that reference symbol, as perf does for KASLR).
+ * Kernel symbols, looked for once, on the first kernel address: a
+ * kallsyms file the user names (--kallsyms, --symfs), the kallsyms of
+ * the stream's kernel build id (this machine's /proc/kallsyms when it
+ * is that kernel in that boot, else perf's build-id cache), or, for a
+ * stream that gives no kernel build id, /proc/kallsyms when the stream
+ * comes from this host and boot (same os release and hostname, and the
+ * kernel mmap's reference symbol at the address kallsyms gives). A file
+ * of another boot is relocated by the difference at that reference
+ * symbol, as perf does for KASLR.
  */
 #include <ctype.h>
 #include <inttypes.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <gelf.h>
 
+#include "libcommon/stream/elfnote.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/sym/symint.h"
 #include "libcommon/sym/symtab.h"
@@ -117,66 +125,50 @@ parse(struct pd_syms *sy, FILE *f, struct kparse *kp)
 	return r;
 }
 
-int
-pd_kallsyms_load(struct pd_syms *sy)
+/*
+ * Loads a kallsyms file into sy->ksyms: 1; 0 when it cannot be used
+ * (*why says why); -2 when its reference symbol is not where the
+ * stream's kernel map has it (*ref: where it is) and `relocate` is 0:
+ * this machine's kernel of another boot. A file of another boot or host
+ * is moved by that difference, as perf does for KASLR.
+ */
+static int
+load_file(struct pd_syms *sy, const char *file, int relocate,
+    const char **why, uint64_t *ref)
 {
-	const char *file = sy->kallsyms_path;
 	struct kparse kp;
-	int64_t delta = 0;
+	int64_t delta;
 	size_t i;
 	FILE *f;
-	int h;
 
-	if (sy->ktried != 0)
-		return sy->ktried > 0;
-	sy->ktried = -1;
-	if (file == NULL) {
-		if ((h = pd_kallsyms_host(sy)) != 1) {
-			if (h == 0)
-				pd_syms_note(sy, "kernel symbols are not shown: "
-				    "the stream is from %s (%s), not this host; "
-				    "see --kallsyms", sy->hi.hostname,
-				    sy->hi.osrelease);
-			else
-				pd_syms_note(sy, "kernel symbols are not shown: "
-				    "the stream does not name its host; "
-				    "see --kallsyms");
-			return 0;
-		}
-		file = "/proc/kallsyms";
-	}
 	if ((f = fopen(file, "re")) == NULL) {
-		pd_syms_note(sy, "%s: %s; kernel symbols are not shown", file,
-		    strerror(errno));
+		*why = strerror(errno);
 		return 0;
 	}
 	memset(&kp, 0, sizeof(kp));
 	if (parse(sy, f, &kp) < 0 || ferror(f)) {
 		fclose(f);
 		pd_symtab_builder_free(&kp.b);
-		pd_syms_note(sy, "%s: cannot read it; kernel symbols are not "
-		    "shown", file);
+		*why = "cannot read it";
 		return 0;
 	}
 	fclose(f);
-	if (pd_symtab_finish(&kp.b, &sy->ksyms, 1) < 0)
+	if (pd_symtab_finish(&kp.b, &sy->ksyms, 1) < 0) {
+		*why = "out of memory";
 		return 0;
+	}
 	if (kp.nonzero == 0) {
 		pd_symtab_free(&sy->ksyms);
-		pd_syms_note(sy, "%s: %s; kernel symbols are not shown", file,
-		    kp.n == 0 ? "no symbols" : "its addresses are hidden "
-		    "(kernel.kptr_restrict; run as root)");
+		*why = kp.n == 0 ? "no symbols" : "its addresses are hidden "
+		    "(kernel.kptr_restrict; run as root)";
 		return 0;
 	}
 	if (kp.has_ref && sy->kref_addr != kp.ref) {
-		if (sy->kallsyms_path == NULL) {
+		if (!relocate) {
 			/* This host, yet another boot: never wrong names. */
 			pd_symtab_free(&sy->ksyms);
-			pd_syms_note(sy, "kernel symbols are not shown: the "
-			    "stream's kernel map (%s at 0x%" PRIx64 ") does not "
-			    "match %s (0x%" PRIx64 "); see --kallsyms",
-			    sy->kref, sy->kref_addr, file, kp.ref);
-			return 0;
+			*ref = kp.ref;
+			return -2;
 		}
 		delta = (int64_t)(sy->kref_addr - kp.ref);
 		for (i = 0; i < sy->ksyms.n; i++) {
@@ -184,6 +176,200 @@ pd_kallsyms_load(struct pd_syms *sy)
 			sy->ksyms.syms[i].end += delta;
 		}
 	}
-	sy->ktried = 1;
 	return 1;
+}
+
+static void
+note_boot(struct pd_syms *sy, const char *file, uint64_t ref)
+{
+	pd_syms_note(sy, "kernel symbols are not shown: the stream's kernel "
+	    "map (%s at 0x%" PRIx64 ") does not match %s (0x%" PRIx64 "); "
+	    "see --kallsyms", sy->kref, sy->kref_addr, file, ref);
+}
+
+/* A file the user gave, or this host's by the host rule: said if not. */
+static int
+take(struct pd_syms *sy, const char *file, int relocate)
+{
+	const char *why;
+	uint64_t ref;
+	int r;
+
+	if ((r = load_file(sy, file, relocate, &why, &ref)) == 0)
+		pd_syms_note(sy, "%s: %s; kernel symbols are not shown", file,
+		    why);
+	else if (r == -2)
+		note_boot(sy, file, ref);
+	return r == 1;
+}
+
+static void
+hex(char *buf, const unsigned char *bid, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		sprintf(buf + 2 * i, "%02x", bid[i]);
+	buf[2 * len] = '\0';
+}
+
+/* This machine's kernel build id (/sys/kernel/notes): its length, or 0. */
+static size_t
+host_bid(unsigned char id[20])
+{
+	unsigned char buf[4096];
+	size_t len;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || pd_elfnote_build_id(buf, (size_t)n, id, &len) < 0)
+		return 0;
+	return len;
+}
+
+/*
+ * The kernel symbols of the stream's kernel build id: this machine's
+ * /proc/kallsyms when it is that kernel in the boot recorded (the exact
+ * file), else perf's build-id cache (.build-id/xx/rest/kallsyms, or
+ * [kernel.kallsyms]/ID/kallsyms where perf record and perf buildid-cache
+ * put it: that kernel's symbols of the boot recorded there). Never this
+ * machine's kallsyms of another kernel.
+ */
+static int
+load_by_bid(struct pd_syms *sy)
+{
+	unsigned char hid[20];
+	char want[41], have[41], *p;
+	const char *why, *hwhy = NULL;
+	uint64_t ref = 0;
+	size_t hlen, i;
+	int r, boot = 0;
+
+	hex(want, sy->kbid, sy->kbidlen);
+	hlen = host_bid(hid);
+	hex(have, hid, hlen);
+	if (hlen == sy->kbidlen && memcmp(hid, sy->kbid, hlen) == 0) {
+		r = load_file(sy, "/proc/kallsyms", 0, &why, &ref);
+		if (sy->verbose)
+			pd_syms_note(sy, "[kernel.kallsyms]: /proc/kallsyms: %s",
+			    r == 1 ? "used" : r == 0 ? why : "another boot");
+		if (r == 1)
+			return 1;
+		boot = r == -2;
+		hwhy = r == 0 ? why : NULL;
+	}
+	for (i = 0; sy->bid_dir != NULL && i < 2; i++) {
+		if ((i == 0 ? asprintf(&p, "%s/.build-id/%.2s/%s/kallsyms",
+		    sy->bid_dir, want, want + 2) : asprintf(&p,
+		    "%s/[kernel.kallsyms]/%s/kallsyms", sy->bid_dir, want)) < 0)
+			return 0;
+		r = load_file(sy, p, 1, &why, &ref);
+		if (sy->verbose)
+			pd_syms_note(sy, "[kernel.kallsyms]: %s: %s", p,
+			    r == 1 ? "used" : why);
+		free(p);
+		if (r == 1)
+			return 1;
+	}
+	if (boot)
+		note_boot(sy, "/proc/kallsyms", ref);
+	else if (hwhy != NULL)
+		pd_syms_note(sy, "/proc/kallsyms: %s; kernel symbols are not "
+		    "shown", hwhy);
+	else
+		pd_syms_note(sy, "kernel symbols are not shown: no kallsyms "
+		    "of the stream's kernel, build id %s (this machine's: %s; "
+		    "%s%s); see --kallsyms", want, hlen > 0 ? have : "unknown",
+		    sy->bid_dir != NULL ? "not in the build-id cache " :
+		    "no build-id cache: $PERF_BUILDID_DIR or ~/.debug",
+		    sy->bid_dir != NULL ? sy->bid_dir : "");
+	return 0;
+}
+
+/* --symfs DIR's proc/kallsyms when there is one (malloc'd), else NULL. */
+static char *
+symfs_kallsyms(struct pd_syms *sy)
+{
+	struct stat st;
+	char *p;
+
+	if (sy->symfs == NULL ||
+	    asprintf(&p, "%s/proc/kallsyms", sy->symfs) < 0)
+		return NULL;
+	if (stat(p, &st) == 0)
+		return p;
+	if (sy->verbose)
+		pd_syms_note(sy, "[kernel.kallsyms]: %s: %s", p,
+		    strerror(errno));
+	free(p);
+	return NULL;
+}
+
+/*
+ * Kernel symbols, looked for once: --kallsyms FILE; --symfs DIR's
+ * proc/kallsyms; by the stream's kernel build id (load_by_bid); for a
+ * stream that gives none, /proc/kallsyms when the stream names this
+ * host and boot (the host rule).
+ */
+int
+pd_kallsyms_load(struct pd_syms *sy)
+{
+	char *p;
+	int h, r;
+
+	if (sy->ktried != 0)
+		return sy->ktried > 0;
+	sy->ktried = -1;
+	if (sy->kallsyms_path != NULL)
+		r = take(sy, sy->kallsyms_path, 1);
+	else if ((p = symfs_kallsyms(sy)) != NULL) {
+		r = take(sy, p, 1);
+		free(p);
+	} else if (sy->kbidlen > 0)
+		r = load_by_bid(sy);
+	else if ((h = pd_kallsyms_host(sy)) != 1) {
+		if (h == 0)
+			pd_syms_note(sy, "kernel symbols are not shown: "
+			    "the stream is from %s (%s), not this host; "
+			    "see --kallsyms", sy->hi.hostname,
+			    sy->hi.osrelease);
+		else
+			pd_syms_note(sy, "kernel symbols are not shown: "
+			    "the stream does not name its host; "
+			    "see --kallsyms");
+		r = 0;
+	} else
+		r = sy->kbid_host = take(sy, "/proc/kallsyms", 0);
+	if (r)
+		sy->ktried = 1;
+	return r;
+}
+
+void
+pd_kallsyms_bid(struct pd_syms *sy, const unsigned char *bid, size_t len)
+{
+	unsigned char hid[20];
+	char want[41], have[41];
+	size_t hlen;
+
+	if (len == 0 || sy->kbidlen != 0)
+		return;
+	sy->kbidlen = len > 20 ? 20 : len;
+	memcpy(sy->kbid, bid, sy->kbidlen);
+	/* A perf pipe stream gives it at its end: check the guess made. */
+	if (!sy->kbid_host || sy->ktried <= 0)
+		return;
+	hlen = host_bid(hid);
+	if (hlen == sy->kbidlen && memcmp(hid, sy->kbid, hlen) == 0)
+		return;
+	hex(want, sy->kbid, sy->kbidlen);
+	hex(have, hid, hlen);
+	pd_syms_note(sy, "[kernel.kallsyms]: build id %s, given after its "
+	    "samples, is not this machine's kernel (%s); the kernel names "
+	    "shown from /proc/kallsyms may be wrong", want,
+	    hlen > 0 ? have : "unknown");
 }

@@ -653,6 +653,7 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 			snprintf(sy->kref, sizeof(sy->kref), "%s",
 			    ref != NULL ? ref + 1 : "");
 			sy->kref_addr = m.pgoff;
+			pd_kallsyms_bid(sy, id.bid, id.bidlen);
 		}
 	} else if ((p = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;
@@ -681,6 +682,9 @@ do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 	if (!(rec->misc & PD_RECORD_MISC_BUILD_ID_SIZE))
 		while (idlen > 0 && b.build_id[idlen - 1] == 0)
 			idlen--;
+	if (b.filename_len == 17 &&
+	    memcmp(b.filename, "[kernel.kallsyms]", 17) == 0)
+		pd_kallsyms_bid(sy, b.build_id, idlen);
 	return pd_syms_bid_add(sy, b.filename, b.filename_len, b.build_id,
 	    idlen);
 }

@@ -20,7 +20,8 @@
 /*
  * perf's build-id cache, as perf buildid-cache and perf archive fill it:
  * $PERF_BUILDID_DIR, else ~/.debug; kept only when it has a .build-id
- * directory, so a note names it only where there was one to look in.
+ * (or a [kernel.kallsyms]) directory, so a note names it only where
+ * there was one to look in.
  */
 static int
 bid_dir(struct pd_syms *sy)
@@ -42,8 +43,13 @@ bid_dir(struct pd_syms *sy)
 	if (asprintf(&p, "%s/.build-id", sy->bid_dir) < 0)
 		return -1;
 	if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		free(sy->bid_dir);
-		sy->bid_dir = NULL;
+		free(p);
+		if (asprintf(&p, "%s/[kernel.kallsyms]", sy->bid_dir) < 0)
+			return -1;
+		if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			free(sy->bid_dir);
+			sy->bid_dir = NULL;
+		}
 	}
 	free(p);
 	return 0;

@@ -162,6 +162,10 @@ struct pd_syms {
 	struct symtab	 ksyms;
 	char		 kref[32];	/* "_text" or "_stext" of the mmap */
 	uint64_t	 kref_addr;	/* its address in the mmap (pgoff) */
+	unsigned char	 kbid[20];	/* the stream's kernel build id */
+	size_t		 kbidlen;	/* 0: none (yet) */
+	int		 kbid_host;	/* ksyms are /proc/kallsyms taken
+					   without a build id (host rule) */
 
 	char		*notes[NOTE_MAX];
 	size_t		 nnotes, note_next;
@@ -207,6 +211,13 @@ void		 pd_syms_note(struct pd_syms *, const char *fmt, ...)
  */
 int		 pd_kallsyms_host(struct pd_syms *);
 int		 pd_kallsyms_load(struct pd_syms *);
+/*
+ * The build id of the stream's [kernel.kallsyms] (its MMAP2, a BUILD_ID
+ * record); the first one counts. One given after kernel symbols came
+ * from /proc/kallsyms without it is checked against this machine's.
+ */
+void		 pd_kallsyms_bid(struct pd_syms *, const unsigned char *bid,
+		    size_t len);
 
 /* Ends a client of libdebuginfod (dso.c, which opens the library). */
 void	pd_dfd_free(struct debuginfod_client *);

@@ -4,8 +4,10 @@
 . "$PD_TOP/tests/cli/lib.sh"
 need_root
 need_perf
+# (pdrecord's is an MMAP2 with the kernel's build id, perf's an MMAP.)
 kmap() {
-	pddump -t MMAP "$1" | grep -o 'addr=[^ ]* len=[^ ]* pgoff=[^ ]* filename=\[kernel.kallsyms\]_text'
+	pddump -t MMAP,MMAP2 "$1" | grep 'filename=\[kernel.kallsyms\]_text' |
+	    grep -o 'addr=[^ ]* len=[^ ]* pgoff=[^ ]*'
 }
 pdrecord -e cpu-clock -- true > pd.data 2>/dev/null || fail "pdrecord exit $?"
 perf record -q -e cpu-clock -o - -- true > perf.data 2>/dev/null ||

@@ -52,6 +52,12 @@ while IFS= read -r line; do
 		dn=$(awk '$3 == "SAMPLE"' dump.txt | wc -l)
 		[ "$dn" = "$st" ] || fail "$page: pddump -s printed $dn samples, pdstat $st"
 		grep -q '^    0x[0-9a-f]* ' dump.txt || fail "$page: pddump -s printed no call chains"
+		# The recipe's kallsyms (root's: its addresses are shown).
+		if [ -s root/proc/kallsyms ] && [ "$(id -u)" = 0 ]; then
+			pddump -s --symfs root local.data | grep -q \
+			    '^    0x[0-9a-f]* [a-z_][^ ]*+0x[0-9a-f]* (\[kernel\.kallsyms\])$' ||
+				fail "$page: no kernel names from root/proc/kallsyms"
+		fi
 		perf script -i local.data -G -F pid,time > script.txt 2> script.err ||
 			fail "$page: perf script: $(cat script.err)"
 		pn=$(wc -l < script.txt)
@@ -60,8 +66,9 @@ while IFS= read -r line; do
 		rm -f local.data;;
 	'#'*)	page=${line#\#}; b=$((b + 1)); i=0;;
 	*)	i=$((i + 1))
-		case $line in ssh*) si=$i;; esac
+		case $line in ssh*pdrecord*) si=$i;; esac
 		run=$(echo "$line" | sed "s|^ssh [^ ]* pdrecord |$ssh $ssh_host $PD_BIN/pdrecord |
+		    s|^ssh host |$ssh $ssh_host |
 		    s#| *ssh host #| $ssh $ssh_host #g
 		    s/sleep [0-9][0-9]*/sleep 1/")
 		bash -o pipefail -c "$run" > "out.$b.$i" 2> "err.$b.$i" < /dev/null ||
