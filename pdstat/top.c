@@ -926,7 +926,10 @@ tnode_cmp(const void *a, const void *b)
 	return CMP(y->addr, x->addr);
 }
 
-/* The children of n worth showing, in order, in *out (freed by caller). */
+/*
+ * The children of n worth showing, in order: how many, in *out (freed
+ * by the caller when not 0).
+ */
 static size_t
 tnode_kids(struct symtop *t, uint32_t n, uint64_t min, uint32_t **out)
 {
@@ -940,6 +943,10 @@ tnode_kids(struct symtop *t, uint32_t n, uint64_t min, uint32_t **out)
 	for (c = t->tn[n].kids; c != 0; c = t->tn[c].sib)
 		if (t->tn[c].cumul >= min)
 			v[k++] = c;
+	if (k == 0) {
+		free(v);
+		return 0;
+	}
 	tsorting = t;
 	qsort(v, k, sizeof(*v), tnode_cmp);
 	*out = v;
@@ -981,10 +988,8 @@ tree_level(struct tprint *p, uint32_t parent, size_t depth)
 	int first;
 
 	if (depth >= TREE_DEPTH_MAX ||
-	    (k = tnode_kids(p->t, parent, p->min, &kids)) == 0) {
-		free(kids);
+	    (k = tnode_kids(p->t, parent, p->min, &kids)) == 0)
 		return;
-	}
 	for (i = 0; i < k; i++) {
 		fprintf(p->f, "%*s", (int)p->margin, "");
 		for (d = 0, last = 0; d < depth; d++)
