@@ -44,7 +44,8 @@ static const char usage_line[] =
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
     "              [--pprof file.pb.gz] [--no-debuginfod] [--no-unwind]\n"
     "              [--symfs dir] [--top n] [--sort key,...] [--by key]\n"
-    "              [--children] [--percent-limit pct] [--build-ids]\n"
+    "              [--children] [--percent-limit pct] [-g | --tree]\n"
+    "              [--build-ids]\n"
     "              [file ...]\n";
 
 static void
@@ -103,6 +104,11 @@ usage(FILE *f, int status)
 		    "      --children   also each row's share through the "
 		    "callchains (inclusive)\n"
 		    "      --percent-limit PCT  only rows of at least PCT %\n"
+		    "  -g, --tree       each row's call graph under it, as "
+		    "perf report -g: its\n"
+		    "                   callers (with --children, what it "
+		    "calls), branches of\n"
+		    "                   at least 0.5% (or PCT) of the event\n"
 		    "      --kallsyms FILE  kernel symbols for --top from "
 		    "FILE\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
@@ -174,7 +180,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "diff",	required_argument, NULL, 'd' },
 		{ "flamegraph",	required_argument, NULL, 'G' },
 		{ "folded",	required_argument, NULL, 'f' },
-		{ "gecko",	required_argument, NULL, 'g' },
+		{ "gecko",	required_argument, NULL, 'E' },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
@@ -189,6 +195,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "sort",	required_argument, NULL, 's' },
 		{ "symfs",	required_argument, NULL, 'S' },
 		{ "top",	required_argument, NULL, 'T' },
+		{ "tree",	no_argument,	NULL, 'g' },
 		{ "verbose",	no_argument,	NULL, 'v' },
 		{ "version",	no_argument,	NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -198,7 +205,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	int c, table = 0;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "hpv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ghpv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'B':
 		case 's':
@@ -240,8 +247,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 		case 'O':
 			o->offcpu = 1;
 			break;
-		case 'g':
+		case 'E':
 			o->geckopath = optarg;
+			break;
+		case 'g':
+			o->tk.tree = table = 1;
 			break;
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
@@ -264,7 +274,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 				    "%s", optarg);
 				usage(stderr, PD_EXIT_USAGE);
 			}
-			table = 1;
+			o->tk.limit_given = table = 1;
 			break;
 		case 'p':
 			o->pass = 1;

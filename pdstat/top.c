@@ -9,6 +9,16 @@
  * other row its callchain passes through, as perf's cumulative entries.
  * Rows are bounded: past ROWS_MAX distinct keys the rest is counted in
  * the totals only and said so.
+ *
+ * With --tree each row also keeps its samples' callchains as a tree of
+ * functions, perf's callchain_node radix tree unpacked to one node per
+ * frame (the same shape once runs of single-child nodes are joined):
+ * callee order (the row's function, then its callers) without
+ * --children; with it, caller order from the row's frame down, as perf
+ * appends from its cursor for each cumulative entry. Frames are keyed
+ * as perf's CCKEY_FUNCTION: by function, or by dso and address where
+ * unresolved. Nodes are bounded too (TREE_NODES_MAX): a chain past
+ * them is cut and said so.
  */
 #include "pdstat/top.h"
 
@@ -26,6 +36,10 @@
 #include "libcommon/sym/symbols.h"
 
 #define ROWS_MAX	(1U << 20)
+#define TREE_NODES_MAX	(1U << 22)
+#define TREE_DEPTH_MAX	1024	/* levels of branches printed */
+#define TREE_MARGIN	12	/* perf's callchain__fprintf_left_margin */
+#define TREE_LIMIT	0.5	/* perf report -g graph,0.5: % of the event */
 
 /* The key fields of a row, compared and hashed whole. */
 struct key {
@@ -43,11 +57,24 @@ struct row {
 	uint64_t	 samples, period;
 	uint64_t	 acc;		/* --children: period through it */
 	uint64_t	 stamp;		/* the last sample that added to acc */
+	uint32_t	 tree;		/* --tree: its root node, 0: none yet */
 	unsigned char	 kernel, used;
 };
 
 struct evtot {
 	uint64_t	 samples, period, dropped;
+	uint64_t	 cut;		/* --tree: chains cut, no nodes left */
+};
+
+/* A node of a row's call graph: one frame's function under its parent. */
+struct tnode {
+	const char	*sym;		/* NULL: unresolved, keyed by dso, addr */
+	const char	*dso;
+	uint64_t	 addr;		/* the frame's address, as perf shows it */
+	uint64_t	 hit;		/* period of the chains ending here */
+	uint64_t	 cumul;		/* ... and of those going on below */
+	uint32_t	 parent, kids, sib;	/* first child, next sibling */
+	uint32_t	 nkids;
 };
 
 struct symtop {
@@ -60,8 +87,15 @@ struct symtop {
 	uint64_t	 seed;		/* addresses come from the stream */
 	uint64_t	 seq;		/* samples so far: row stamps */
 	struct pd_syms	*sy;		/* of the samples: names at the end */
-	struct pd_frame	*fr;		/* --children: a sample's frames */
-	size_t		 frcap;
+	struct pd_frame	*fr;		/* needs_frames: a sample's frames */
+	struct pd_symres *res;		/* ... and their names */
+	size_t		 nfr, frcap;
+	struct tnode	*tn;		/* --tree: every row's nodes; 0 unused */
+	size_t		 tnn, tncap;
+	uint32_t	*th;		/* tn's children by parent and key */
+	size_t		 thcap;
+	int		 tree_oom;
+	int		 sym_first;	/* --sort begins with sym */
 };
 
 static const struct {
@@ -111,7 +145,7 @@ symtop_dso_only(const struct symtop_opts *o)
 {
 	size_t i;
 
-	if (o->nkeys == 0)
+	if (o->nkeys == 0 || o->tree)
 		return 0;
 	for (i = 0; i < o->nkeys; i++)
 		if (o->key[i] == SYMTOP_SYM)
@@ -128,6 +162,8 @@ symtop_new(const struct symtop_opts *o)
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
 	t->o = *o;
+	/* perf does not repeat the row's symbol atop its tree then. */
+	t->sym_first = o->nkeys > 0 && o->key[0] == SYMTOP_SYM;
 	if (t->o.nkeys == 0) {
 		t->o.key[0] = SYMTOP_SYM;
 		t->o.nkeys = 1;
@@ -146,13 +182,26 @@ symtop_free(struct symtop *t)
 	free(t->rows);
 	free(t->tot);
 	free(t->fr);
+	free(t->res);
+	free(t->tn);
+	free(t->th);
 	free(t);
+}
+
+/*
+ * The one place that says which views need every callchain frame of a
+ * sample named (not just its ip): inclusive rows and the call graphs.
+ */
+static int
+needs_frames(const struct symtop_opts *o)
+{
+	return o->children || o->tree;
 }
 
 int
 symtop_names_frames(const struct symtop *t)
 {
-	return t->o.children;
+	return needs_frames(&t->o);
 }
 
 static uint64_t
@@ -260,37 +309,233 @@ count_ev(struct symtop *t, int ev, uint64_t period)
 	return 0;
 }
 
+/* ----- call graphs (--tree) ----- */
+
+static uint64_t
+tnode_hash(const struct symtop *t, uint32_t parent, const char *sym,
+    const char *dso, uint64_t addr)
+{
+	uint64_t h = (uint64_t)parent * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uint64_t)(uintptr_t)sym * 0xc2b2ae3d27d4eb4fULL;
+	h ^= (uint64_t)(uintptr_t)dso * 0x165667b19e3779f9ULL;
+	return pd_idmap_mix(h ^ pd_idmap_mix(addr, t->seed), t->seed);
+}
+
+/* Room for one more node and its hash slot; -1: full or out of memory. */
+static int
+tnode_room(struct symtop *t)
+{
+	size_t i, j, ncap;
+
+	if (t->tnn + 1 > t->tncap) {
+		struct tnode *nt;
+
+		if (t->tncap >= TREE_NODES_MAX)
+			return -1;
+		ncap = t->tncap ? t->tncap * 2 : 1024;
+		if ((nt = realloc(t->tn, ncap * sizeof(*nt))) == NULL) {
+			t->tree_oom = 1;
+			return -1;
+		}
+		if (t->tncap == 0) {
+			memset(&nt[0], 0, sizeof(nt[0]));
+			t->tnn = 1;	/* 0 says none */
+		}
+		t->tn = nt;
+		t->tncap = ncap;
+	}
+	if ((t->tnn + 1) * 2 > t->thcap) {
+		uint32_t *nh;
+
+		ncap = t->thcap ? t->thcap * 2 : 2048;
+		if ((nh = calloc(ncap, sizeof(*nh))) == NULL) {
+			t->tree_oom = 1;
+			return -1;
+		}
+		for (i = 1; i < t->tnn; i++) {
+			const struct tnode *n = &t->tn[i];
+
+			if (n->parent == 0)	/* roots are the rows' */
+				continue;
+			j = tnode_hash(t, n->parent, n->sym, n->dso, n->addr) &
+			    (ncap - 1);
+			while (nh[j] != 0)
+				j = (j + 1) & (ncap - 1);
+			nh[j] = i;
+		}
+		free(t->th);
+		t->th = nh;
+		t->thcap = ncap;
+	}
+	return 0;
+}
+
+/* A new node under parent (0: a root, found through its row). 0: none. */
+static uint32_t
+tnode_new(struct symtop *t, uint32_t parent, const char *sym, const char *dso,
+    uint64_t addr, size_t slot)
+{
+	struct tnode *n;
+	uint32_t i = t->tnn++;
+
+	n = &t->tn[i];
+	memset(n, 0, sizeof(*n));
+	n->sym = sym;
+	n->dso = dso;
+	n->addr = addr;
+	if (parent != 0) {
+		n->parent = parent;
+		n->sib = t->tn[parent].kids;
+		t->tn[parent].kids = i;
+		t->tn[parent].nkids++;
+		t->th[slot] = i;
+	}
+	return i;
+}
+
+/* The child of parent for a frame so named, made if new; 0: no room. */
+static uint32_t
+tnode_child(struct symtop *t, uint32_t parent, const char *sym,
+    const char *dso, uint64_t addr)
+{
+	const struct tnode *n;
+	size_t j;
+
+	/* perf's match_chain: by name; else by dso and address. */
+	if (sym != NULL) {
+		dso = NULL;
+		addr = 0;
+	}
+	if (tnode_room(t) < 0)
+		return 0;
+	j = tnode_hash(t, parent, sym, dso, addr) & (t->thcap - 1);
+	for (; t->th[j] != 0; j = (j + 1) & (t->thcap - 1)) {
+		n = &t->tn[t->th[j]];
+		if (n->parent == parent && n->sym == sym && n->dso == dso &&
+		    n->addr == addr)
+			return t->th[j];
+	}
+	return tnode_new(t, parent, sym, dso, addr, j);
+}
+
+static uint32_t
+tnode_root(struct symtop *t)
+{
+	return tnode_room(t) < 0 ? 0 : tnode_new(t, 0, NULL, NULL, 0, 0);
+}
+
+/*
+ * The frames first, first+step, ... (n of them) of the sample named in
+ * t->res, as one chain of row r's tree, weighing period. A chain that
+ * does not fit ends where the room did, counted in cut.
+ */
+static void
+tree_add(struct symtop *t, struct row *r, size_t first, int step, size_t n,
+    uint64_t period, uint64_t *cut)
+{
+	uint32_t cur, next;
+	size_t i, f;
+
+	if (r->tree == 0 && (r->tree = tnode_root(t)) == 0) {
+		(*cut)++;
+		return;
+	}
+	cur = r->tree;
+	t->tn[cur].cumul += period;
+	for (i = 0, f = first; i < n; i++, f += step) {
+		if ((next = tnode_child(t, cur, t->res[f].name, t->res[f].dso,
+		    t->fr[f].addr)) == 0) {
+			(*cut)++;
+			break;
+		}
+		cur = next;
+		t->tn[cur].cumul += period;
+	}
+	t->tn[cur].hit += period;
+}
+
+/* src's chains added under dst (rows merged once their comms are named). */
+static void
+tree_merge(struct symtop *t, uint32_t dst, uint32_t src)
+{
+	uint32_t c, d;
+
+	t->tn[dst].hit += t->tn[src].hit;
+	t->tn[dst].cumul += t->tn[src].cumul;
+	for (c = t->tn[src].kids; c != 0; c = t->tn[c].sib) {
+		if ((d = tnode_child(t, dst, t->tn[c].sym, t->tn[c].dso,
+		    t->tn[c].addr)) == 0)
+			return;
+		tree_merge(t, d, c);
+	}
+}
+
+/* The tree of two rows shown as one: a new root, a and b unchanged. */
+static uint32_t
+tree_union(struct symtop *t, uint32_t a, uint32_t b)
+{
+	uint32_t u;
+
+	if (a == 0 || b == 0)
+		return a != 0 ? a : b;
+	if ((u = tnode_root(t)) == 0)
+		return a;
+	tree_merge(t, u, a);
+	tree_merge(t, u, b);
+	return u;
+}
+
+/* ----- samples ----- */
+
+/* The sample's frames (innermost first) named, in t->fr and t->res. */
+static int
+frames_name(struct symtop *t, struct pd_syms *sy, const struct pd_rec *rec,
+    const struct pd_sample *s)
+{
+	size_t i, n;
+
+	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
+	    s->callchain_nr : 1;
+	if (n > t->frcap) {
+		struct pd_frame *f = realloc(t->fr, n * sizeof(*f));
+		struct pd_symres *r;
+
+		if (f == NULL)
+			return -1;
+		t->fr = f;
+		if ((r = realloc(t->res, n * sizeof(*r))) == NULL)
+			return -1;
+		t->res = r;
+		t->frcap = n;
+	}
+	t->nfr = pd_sample_frames(s, rec->misc, t->fr, n);
+	for (i = 0; i < t->nfr; i++)
+		pd_syms_resolve(sy, s->pid, t->fr[i].cpumode, t->fr[i].addr,
+		    &t->res[i]);
+	return 0;
+}
+
 /*
  * --children: the sample's period to each row its frames name, once
  * (perf's he_cache), beside the sample's own row. A frame perf does not
  * resolve keeps its raw address, as perf's callchain entries do, while
  * the sample's own row has it in the dso's terms; and one in no map
  * shows the level of the frame before it, callers first (perf's order
- * with --children), or of the sample: perf leaves it as it was.
+ * with --children), or of the sample: perf leaves it as it was. With
+ * --tree the row gets the chain from that frame down to the sample.
  */
 static int
-count_frames(struct symtop *t, struct pd_syms *sy, struct key *k,
-    const struct pd_rec *rec, const struct pd_sample *s, uint64_t period,
-    int kernel)
+count_frames(struct symtop *t, struct key *k, uint64_t period, int kernel,
+    int tree, int ev)
 {
 	struct pd_symres res;
 	struct row *r;
-	size_t i, n;
+	size_t i;
 	int oom = 0;
 
-	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
-	    s->callchain_nr : 1;
-	if (n > t->frcap) {
-		struct pd_frame *f = realloc(t->fr, n * sizeof(*f));
-
-		if (f == NULL)
-			return -1;
-		t->fr = f;
-		t->frcap = n;
-	}
-	for (i = pd_sample_frames(s, rec->misc, t->fr, n); i-- > 0; ) {
-		pd_syms_resolve(sy, s->pid, t->fr[i].cpumode, t->fr[i].addr,
-		    &res);
+	for (i = t->nfr; i-- > 0; ) {
+		res = t->res[i];
 		if (strcmp(res.dso, "[unknown]") == 0)
 			res.kernel = kernel;
 		else
@@ -303,6 +548,9 @@ count_frames(struct symtop *t, struct pd_syms *sy, struct key *k,
 		if (r->stamp != t->seq) {
 			r->stamp = t->seq;
 			r->acc += period;
+			if (tree)
+				tree_add(t, r, i, -1, i + 1, period,
+				    &t->tot[ev].cut);
 		}
 	}
 	return 0;
@@ -319,7 +567,7 @@ symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
 	uint64_t period = s->type & PERF_SAMPLE_PERIOD ? s->period :
 	    ev->attr.sample_period;
 	uint32_t tid = s->type & PERF_SAMPLE_TID ? s->tid : UINT32_MAX;
-	int oom = 0;
+	int oom = 0, tree;
 
 	t->sy = sy;
 	if (count_ev(t, ev->idx, period) < 0)
@@ -348,11 +596,30 @@ symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
 	}
 	r->samples++;
 	r->period += period;
+	if (!needs_frames(&t->o))
+		return 0;
+	if (frames_name(t, sy, rec, s) < 0)
+		return -1;
+	/* perf draws no graph of samples recorded without -g. */
+	tree = t->o.tree && (s->type & PERF_SAMPLE_CALLCHAIN) && t->nfr > 0;
+	if (tree) {
+		/* The whole chain: callers last, or with --children first. */
+		if (t->o.children)
+			tree_add(t, r, t->nfr - 1, -1, t->nfr, period,
+			    &t->tot[ev->idx].cut);
+		else
+			tree_add(t, r, 0, 1, t->nfr, period,
+			    &t->tot[ev->idx].cut);
+		if (t->tree_oom)
+			return -1;
+	}
 	if (!t->o.children)
 		return 0;
 	r->stamp = t->seq;
 	r->acc += period;
-	return count_frames(t, sy, &k, rec, s, period, ip.kernel);
+	if (count_frames(t, &k, period, ip.kernel, tree, ev->idx) < 0)
+		return -1;
+	return t->tree_oom ? -1 : 0;
 }
 
 /* ----- output ----- */
@@ -364,6 +631,7 @@ struct shown {
 	uint32_t	 ctid;		/* of an unnamed comm */
 	const struct row *r;
 	uint64_t	 samples, period, acc;
+	uint32_t	 tree;		/* --tree: its root node */
 };
 
 static const char *
@@ -488,6 +756,7 @@ ranked(struct symtop *t, int ev, size_t *n)
 		s->samples = r->samples;
 		s->period = r->period;
 		s->acc = r->acc;
+		s->tree = r->tree;
 		s->comm = r->k.comm;
 		if (r->k.later != NULL) {
 			later = 1;
@@ -507,6 +776,8 @@ ranked(struct symtop *t, int ev, size_t *n)
 				v[i].samples += v[j].samples;
 				v[i].period += v[j].period;
 				v[i].acc += v[j].acc;
+				v[i].tree = tree_union(t, v[i].tree,
+				    v[j].tree);
 			} else if (++i != j)
 				v[i] = v[j];
 		}
@@ -613,6 +884,194 @@ widths(struct symtop *t, const struct shown *v, size_t k, int ev, size_t n,
 	w[t->o.nkeys - 1] = 0;
 }
 
+/* ----- call graphs, as perf report --stdio's graph mode ----- */
+
+/* perf's min_callchain_hits: the limit's share of the event's period. */
+static uint64_t
+tree_min(const struct symtop *t, uint64_t total)
+{
+	return (uint64_t)(total * ((t->o.limit_given ? t->o.percent_limit :
+	    TREE_LIMIT) / 100.0));
+}
+
+struct tprint {
+	struct symtop	*t;
+	FILE		*f;
+	uint64_t	 total;		/* the event's period: 100% */
+	uint64_t	 min;		/* branches under it are left out */
+	size_t		 margin;
+	char		 bars[TREE_DEPTH_MAX];	/* 1: a level's | goes on */
+	int		 printed;
+};
+
+static const struct symtop *tsorting;	/* qsort has no context */
+
+/*
+ * Branches by their share, highest first; equal ones as perf leaves
+ * them: its children are kept by name (or address) in reverse.
+ */
+static int
+tnode_cmp(const void *a, const void *b)
+{
+	const struct tnode *x = &tsorting->tn[*(const uint32_t *)a];
+	const struct tnode *y = &tsorting->tn[*(const uint32_t *)b];
+	int c;
+
+	if (x->cumul != y->cumul)
+		return x->cumul > y->cumul ? -1 : 1;
+	if ((x->sym == NULL) != (y->sym == NULL))
+		return x->sym == NULL ? 1 : -1;
+	if (x->sym != NULL && (c = strcmp(x->sym, y->sym)) != 0)
+		return -c;
+	return CMP(y->addr, x->addr);
+}
+
+/*
+ * The children of n worth showing, in order: how many, in *out (freed
+ * by the caller when not 0).
+ */
+static size_t
+tnode_kids(struct symtop *t, uint32_t n, uint64_t min, uint32_t **out)
+{
+	uint32_t c, *v;
+	size_t k = 0;
+
+	*out = NULL;
+	if (t->tn[n].nkids == 0 ||
+	    (v = malloc(t->tn[n].nkids * sizeof(*v))) == NULL)
+		return 0;
+	for (c = t->tn[n].kids; c != 0; c = t->tn[c].sib)
+		if (t->tn[c].cumul >= min)
+			v[k++] = c;
+	if (k == 0) {
+		free(v);
+		return 0;
+	}
+	tsorting = t;
+	qsort(v, k, sizeof(*v), tnode_cmp);
+	*out = v;
+	return k;
+}
+
+/* A run of nodes perf keeps as one: no branch, no chain ends, within. */
+static uint32_t
+tnode_next(const struct symtop *t, uint32_t n)
+{
+	return t->tn[n].nkids == 1 && t->tn[n].hit == 0 ? t->tn[n].kids : 0;
+}
+
+static void
+tnode_name(struct tprint *p, uint32_t n)
+{
+	const struct tnode *x = &p->t->tn[n];
+	char buf[1024];
+
+	if (x->sym != NULL)
+		fputs(pd_esc_str(x->sym, buf, sizeof(buf)), p->f);
+	else
+		fprintf(p->f, "%#" PRIx64, x->addr);
+	fputc('\n', p->f);
+	p->printed = 1;
+}
+
+/*
+ * The branches under node `parent` at depth (1: the first), each as
+ * perf's __callchain__fprintf_graph draws it: a line of the levels'
+ * bars, then the run of functions, the first with its share, then what
+ * is under it. Bars of a level end at its last branch.
+ */
+static void
+tree_level(struct tprint *p, uint32_t parent, size_t depth)
+{
+	uint32_t *kids, n;
+	size_t k, i, d, last;
+	int first;
+
+	if (depth >= TREE_DEPTH_MAX ||
+	    (k = tnode_kids(p->t, parent, p->min, &kids)) == 0)
+		return;
+	for (i = 0; i < k; i++) {
+		fprintf(p->f, "%*s", (int)p->margin, "");
+		for (d = 0, last = 0; d < depth; d++)
+			if (p->bars[d])
+				last = d + 1;
+		for (d = 0; d < last; d++)
+			fputs(p->bars[d] ? d + 1 < last ? "|          " : "|" :
+			    "           ", p->f);
+		fputc('\n', p->f);
+		if (i + 1 == k)
+			p->bars[depth - 1] = 0;
+		for (n = kids[i], first = 1; ; first = 0) {
+			fprintf(p->f, "%*s", (int)p->margin, "");
+			for (d = 0; d < depth; d++) {
+				fputc(p->bars[d] ? '|' : ' ', p->f);
+				if (first && d + 1 == depth)
+					fprintf(p->f, "--%.2f%%--", pct(
+					    p->t->tn[n].cumul, p->total));
+				else
+					fputs("          ", p->f);
+			}
+			tnode_name(p, n);
+			if (tnode_next(p->t, n) == 0)
+				break;
+			n = tnode_next(p->t, n);
+		}
+		p->bars[depth] = 1;
+		tree_level(p, n, depth + 1);
+	}
+	free(kids);
+}
+
+/*
+ * A row's call graph under it, as perf's callchain__fprintf_graph: when
+ * one branch holds all of the row (parent: its period), that run is
+ * drawn as "---" without a share, less the row's own symbol when perf
+ * leaves that out (--sort sym...), and its branches below.
+ */
+static void
+tree_print(struct symtop *t, FILE *f, uint32_t root, uint64_t parent,
+    uint64_t total)
+{
+	struct tprint p;
+	uint32_t *kids, n;
+	size_t k;
+	int i, top = 0;
+
+	if (root == 0)
+		return;
+	memset(&p, 0, sizeof(p));
+	p.t = t;
+	p.f = f;
+	p.total = total;
+	p.min = tree_min(t, total);
+	p.margin = TREE_MARGIN;
+	k = tnode_kids(t, root, p.min, &kids);
+	if (k == 1 && t->tn[kids[0]].cumul == parent) {
+		for (n = kids[0], i = 0; ; i++) {
+			if (i > 0 || !t->sym_first) {
+				if (!top) {
+					fprintf(f, "%*s|\n%*s---",
+					    (int)p.margin, "",
+					    (int)p.margin, "");
+					p.margin += 3;
+					top = 1;
+				} else
+					fprintf(f, "%*s", (int)p.margin, "");
+				tnode_name(&p, n);
+			}
+			if (tnode_next(t, n) == 0)
+				break;
+			n = tnode_next(t, n);
+		}
+		root = n;
+	}
+	free(kids);
+	p.bars[0] = 1;
+	tree_level(&p, root, 1);
+	if (p.printed)
+		fputc('\n', f);
+}
+
 static void
 print_event(struct symtop *t, FILE *f, const struct pd_evlist *el, int ev,
     size_t n)
@@ -655,11 +1114,17 @@ print_event(struct symtop *t, FILE *f, const struct pd_evlist *el, int ev,
 			fprintf(f, "  %-*s", (int)w[j], cell(t, &v[i],
 			    t->o.key[j], buf, sizeof(buf)));
 		fputc('\n', f);
+		if (t->o.tree)
+			tree_print(t, f, v[i].tree, t->o.children ?
+			    v[i].acc : v[i].period, t->tot[ev].period);
 	}
 	free(v);
 	if (t->tot[ev].dropped > 0)
 		fprintf(f, "  %" PRIu64 " samples past %u rows are not in this "
 		    "table\n", t->tot[ev].dropped, ROWS_MAX);
+	if (t->tot[ev].cut > 0)
+		fprintf(f, "  %" PRIu64 " call chains cut short: the trees "
+		    "hold %u nodes\n", t->tot[ev].cut, TREE_NODES_MAX);
 }
 
 void
@@ -671,6 +1136,47 @@ symtop_print(struct symtop *t, FILE *f, const struct pd_evlist *el,
 	for (ev = 0; ev < pd_evlist_count(el) && ev < t->ntot; ev++)
 		if (t->tot[ev].samples > 0)
 			print_event(t, f, el, ev, n);
+}
+
+/*
+ * The branches under node n as a JSON array, as tree_level() draws
+ * them: each its run of frames, its share and its own branches.
+ */
+static void
+tree_json(struct symtop *t, FILE *f, uint32_t n, uint64_t min,
+    uint64_t total, size_t depth)
+{
+	uint32_t *kids, m;
+	size_t k, i;
+	char buf[64];
+
+	fputc('[', f);
+	k = depth < TREE_DEPTH_MAX ? tnode_kids(t, n, min, &kids) : 0;
+	for (i = 0; i < k; i++) {
+		m = kids[i];
+		fprintf(f, "%s{\"period\": %" PRIu64 ", \"percent\": %.2f, "
+		    "\"frames\": [", i ? ", " : "", t->tn[m].cumul,
+		    pct(t->tn[m].cumul, total));
+		for (;;) {
+			if (t->tn[m].sym != NULL)
+				pd_json_str(f, t->tn[m].sym);
+			else {
+				snprintf(buf, sizeof(buf), "%#" PRIx64,
+				    t->tn[m].addr);
+				pd_json_str(f, buf);
+			}
+			if (tnode_next(t, m) == 0)
+				break;
+			m = tnode_next(t, m);
+			fputs(", ", f);
+		}
+		fputs("], \"children\": ", f);
+		tree_json(t, f, m, min, total, depth + 1);
+		fputc('}', f);
+	}
+	if (k > 0)
+		free(kids);
+	fputc(']', f);
 }
 
 /* One row's keys as JSON members, each followed by ", ". */
@@ -753,6 +1259,11 @@ symtop_json(struct symtop *t, FILE *f, const struct pd_evlist *el,
 				fprintf(f, ", \"children_period\": %" PRIu64
 				    ", \"children_percent\": %.2f", v[i].acc,
 				    pct(v[i].acc, t->tot[ev].period));
+			if (t->o.tree && v[i].tree != 0) {
+				fputs(", \"callchain\": ", f);
+				tree_json(t, f, v[i].tree, tree_min(t,
+				    t->tot[ev].period), t->tot[ev].period, 0);
+			}
 			fputc('}', f);
 		}
 		free(v);

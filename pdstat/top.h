@@ -33,6 +33,8 @@ struct symtop_opts {
 	size_t		 nkeys;			/* 0: sym */
 	int		 children;		/* --children */
 	double		 percent_limit;		/* --percent-limit */
+	int		 limit_given;		/* percent_limit was given */
+	int		 tree;			/* --tree: each row's call graph */
 };
 
 /*
@@ -42,7 +44,7 @@ struct symtop_opts {
 int	symtop_parse_sort(struct symtop_opts *o, const char *list,
 	    const char **why);
 
-/* 1 when o names no symbol: files need not be read. */
+/* 1 when o names no symbol (and draws no tree): files need not be read. */
 int	symtop_dso_only(const struct symtop_opts *o);
 
 /* A table keyed as o says (copied). NULL when out of memory. */
@@ -58,12 +60,19 @@ int	symtop_sample(struct symtop *, struct pd_syms *sy,
 	    const struct pd_evsel *ev, const struct pd_rec *rec,
 	    const struct pd_sample *s);
 
-/* 1 when symtop_sample() names every frame of a sample itself. */
+/*
+ * 1 when the table needs each sample's callchain frames named (with
+ * --children or --tree): symtop_sample() names them itself.
+ */
 int	symtop_names_frames(const struct symtop *);
 
 /*
  * The n hottest rows of each event (those over the percent limit): a
- * text table, or a JSON array.
+ * text table, or a JSON array. With --tree the text has each row's
+ * call graph under it as perf report --stdio prints it by default
+ * (graph,0.5,callee; with --children caller): callers of the row, or
+ * with --children what it calls, each branch with its share of the
+ * event's period, those under 0.5% (or the --percent-limit) left out.
  */
 void	symtop_print(struct symtop *, FILE *, const struct pd_evlist *,
 	    size_t n);

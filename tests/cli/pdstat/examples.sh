@@ -60,4 +60,16 @@ i=$(out_of '--children --sort dso,sym')
 want=$(first_row -i perf.data --children --sort dso,sym)
 got=$(awk '/^children/ { getline; print $1, $2, $3; exit }' "out.$i")
 [ "$got" = "$want" ] || fail "--children: '$got', perf '$want'"
+# The call graphs: perf's (treecmp.py), and at least one drawn.
+i=$(out_of '^pdstat -g ')
+perf report --stdio --no-children -i perf.data --sort comm,dso,sym \
+    --percent-limit 5 > tree.perf 2> /dev/null
+if command -v python3 > /dev/null; then
+	python3 "$PD_TOP/tests/cli/pdstat/treecmp.py" "out.$i" tree.perf \
+	    > tree.cmp || fail "-g: not perf's graphs: $(cat tree.cmp)"
+	grep -q ' [1-9][0-9]* graphs, 0 differ$' tree.cmp ||
+		fail "-g: $(cat tree.cmp)"
+else
+	grep -q -- '---' "out.$i" || fail "-g: no graph: $(cat "out.$i")"
+fi
 echo "perf.data $a samples, system.data $b"
