@@ -104,11 +104,15 @@ build_attrs(int per_cpu_target, int has_command)
 		int leader = e->leader == (int)i;
 		int group_read = evs[e->leader].spec.leader_sample &&
 		    evs[e->leader].spec.nr_members > 1;
+		/* perf's tracepoints: "sys:name", not "tracepoint/.../". */
+		int tp = e->type == PERF_TYPE_TRACEPOINT && !e->pmu_syntax;
 
 		memset(a, 0, sizeof(*a));
 		a->size = PERF_ATTR_SIZE_VER7;	/* what perf 6.1 reads */
 		a->type = e->type;
 		a->config = e->config;
+		a->config1 = e->config1;
+		a->config2 = e->config2;
 		st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 		st |= nevs > 1 ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
 		if (opt.all_cpus || opt.cpu_list != NULL || opt.sample_cpu)
@@ -131,7 +135,7 @@ build_attrs(int per_cpu_target, int has_command)
 			st |= PERF_SAMPLE_ADDR;
 			a->mmap_data = i == 0;
 		}
-		if (e->type == PERF_TYPE_TRACEPOINT)
+		if (tp)
 			st |= PERF_SAMPLE_RAW;
 		if (group_read)
 			st |= PERF_SAMPLE_READ;
@@ -140,9 +144,14 @@ build_attrs(int per_cpu_target, int has_command)
 			a->read_format |= PERF_FORMAT_GROUP;
 		if (group_read && !leader) {
 			a->sample_period = 0;	/* only the leader samples */
+		} else if (e->has_period) {
+			a->sample_period = e->period;
+		} else if (e->has_freq) {
+			a->freq = 1;
+			a->sample_freq = e->freq;
 		} else if (opt.count > 0) {
 			a->sample_period = opt.count;
-		} else if (e->type == PERF_TYPE_TRACEPOINT && opt.freq == 0) {
+		} else if (tp && opt.freq == 0) {
 			a->sample_period = 1;
 		} else {
 			a->freq = 1;
@@ -154,6 +163,9 @@ build_attrs(int per_cpu_target, int has_command)
 		a->disabled = leader;
 		a->inherit = !opt.no_inherit && !group_read &&
 		    opt.tids == NULL && !per_cpu_target;
+		if (e->has_inherit)
+			a->inherit = e->inherit && !group_read &&
+			    !per_cpu_target;
 		a->enable_on_exec = leader && has_command;
 		a->exclude_kernel = e->exclude_kernel;
 		a->exclude_user = e->exclude_user;

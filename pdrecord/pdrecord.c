@@ -47,6 +47,8 @@ usage(FILE *f, int status)
 		    "  -t, --tid TID[,TID]   these threads\n"
 		    "  -e, --event LIST      events (default: cycles, or "
 		    "cpu-clock without counters)\n"
+		    "                        (name[:mods], sys:name, "
+		    "pmu/config=N,name=x/)\n"
 		    "      --filter EXPR     the kernel's filter for the "
 		    "tracepoints of the -e before\n"
 		    "  -F, --freq N          samples per second (or max: the "
@@ -363,7 +365,8 @@ choose_events(void)
 		pd_die_nomem();
 	for (k = 0; k < nevs; k++) {
 		evs[k].spec = specs[k];
-		if (specs[k].type != PERF_TYPE_TRACEPOINT)
+		if (specs[k].type != PERF_TYPE_TRACEPOINT ||
+		    specs[k].pmu_syntax)
 			continue;
 		if (mount_tracefs() < 0) {
 			pd_warnx("%s: tracefs is not mounted on %s and "
