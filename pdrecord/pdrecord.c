@@ -329,6 +329,7 @@ choose_events(void)
 {
 	char why[256];
 	size_t k;
+	int r;
 
 	/* Events: perf's default is cycles, which falls back to cpu-clock. */
 	if (nspecs == 0 && pd_events_parse("cycles", &specs, &nspecs, why,
@@ -345,10 +346,8 @@ choose_events(void)
 			    specs[k].name);
 			exit(PD_EXIT_USAGE);
 		}
-		if (mount_tracefs() < 0) {
-			pd_warnx("%s: tracefs is not mounted on %s and "
-			    "mounting it failed: %s", specs[k].name, TRACEFS,
-			    strerror(errno));
+		if ((r = mount_tracefs()) < 0) {
+			tracefs_error(specs[k].name, r);
 			exit(PD_EXIT_DATA);
 		}
 		if ((m = pd_event_glob(TRACEFS, &specs, &nspecs, k)) < 0)
@@ -368,14 +367,16 @@ choose_events(void)
 		if (specs[k].type != PERF_TYPE_TRACEPOINT ||
 		    specs[k].pmu_syntax)
 			continue;
-		if (mount_tracefs() < 0) {
-			pd_warnx("%s: tracefs is not mounted on %s and "
-			    "mounting it failed: %s", specs[k].name, TRACEFS,
-			    strerror(errno));
+		if ((r = mount_tracefs()) < 0) {
+			tracefs_error(specs[k].name, r);
 			exit(PD_EXIT_DATA);
 		}
 		long long tpid = pd_tracepoint_id(TRACEFS, specs[k].tp_sys,
 		    specs[k].tp_name);
+		if (tpid < 0 && errno == EACCES) {
+			tracefs_error(specs[k].name, -2);
+			exit(PD_EXIT_DATA);
+		}
 		if (tpid < 0) {
 			pd_warnx("%s: no such tracepoint (see %s/events)",
 			    specs[k].name, TRACEFS);
