@@ -38,9 +38,80 @@ mount_tracefs(void)
 	snprintf(path, sizeof(path), "%s/events", TRACEFS);
 	if (stat(path, &st) == 0)
 		return 0;
+	/* Mounted, but its mode (0700 by default) keeps us out. */
+	if (errno == EACCES)
+		return -2;
 	if (mount("nodev", TRACEFS, "tracefs", 0, NULL) < 0)
 		return -1;
 	return 0;
+}
+
+#define PARANOID_PATH	"/proc/sys/kernel/perf_event_paranoid"
+
+/* kernel.perf_event_paranoid; 2, the kernel's default, if unreadable. */
+int
+perf_paranoid(void)
+{
+	FILE *f = fopen(PARANOID_PATH, "re");
+	int v = 2;
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/* 1 when the effective capabilities hold CAP_PERFMON or CAP_SYS_ADMIN. */
+static int
+perfmon_capable(void)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (f == NULL)
+		return geteuid() == 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	return (eff >> 38 & 1) || (eff >> 21 & 1);
+}
+
+void
+tracefs_error(const char *event, int r)
+{
+	struct stat st;
+	int p = perf_paranoid();
+
+	if (r == -1) {
+		pd_warnx("%s: tracefs is not mounted on %s and mounting it "
+		    "failed: %s", event, TRACEFS, strerror(errno));
+		return;
+	}
+	if (stat(TRACEFS, &st) < 0)
+		st.st_mode = st.st_uid = 0;
+	/*
+	 * CAP_PERFMON does not open tracefs: its mode does. And a
+	 * tracepoint's raw fields need paranoid -1 without CAP_PERFMON.
+	 */
+	if (p > -1 && !perfmon_capable())
+		pd_warnx("%s: tracefs on %s is mounted but not readable by "
+		    "uid %u (mode %04o, owner uid %u): run as root, or mount "
+		    "-o remount,mode=755 %s and sysctl -w "
+		    "kernel.perf_event_paranoid=-1 (it is %d; tracepoint "
+		    "samples need -1 without CAP_PERFMON, but for syscalls' "
+		    "of your own processes)", event, TRACEFS,
+		    (unsigned)getuid(), (unsigned)(st.st_mode & 07777),
+		    (unsigned)st.st_uid, TRACEFS, p);
+	else
+		pd_warnx("%s: tracefs on %s is mounted but not readable by "
+		    "uid %u (mode %04o, owner uid %u): run as root, or mount "
+		    "-o remount,mode=755 %s", event, TRACEFS,
+		    (unsigned)getuid(), (unsigned)(st.st_mode & 07777),
+		    (unsigned)st.st_uid, TRACEFS);
 }
 
 int
@@ -104,11 +175,15 @@ build_attrs(int per_cpu_target, int has_command)
 		int leader = e->leader == (int)i;
 		int group_read = evs[e->leader].spec.leader_sample &&
 		    evs[e->leader].spec.nr_members > 1;
+		/* perf's tracepoints: "sys:name", not "tracepoint/.../". */
+		int tp = e->type == PERF_TYPE_TRACEPOINT && !e->pmu_syntax;
 
 		memset(a, 0, sizeof(*a));
 		a->size = PERF_ATTR_SIZE_VER7;	/* what perf 6.1 reads */
 		a->type = e->type;
 		a->config = e->config;
+		a->config1 = e->config1;
+		a->config2 = e->config2;
 		st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 		st |= nevs > 1 ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
 		if (opt.all_cpus || opt.cpu_list != NULL || opt.sample_cpu)
@@ -131,7 +206,7 @@ build_attrs(int per_cpu_target, int has_command)
 			st |= PERF_SAMPLE_ADDR;
 			a->mmap_data = i == 0;
 		}
-		if (e->type == PERF_TYPE_TRACEPOINT)
+		if (tp)
 			st |= PERF_SAMPLE_RAW;
 		if (group_read)
 			st |= PERF_SAMPLE_READ;
@@ -140,9 +215,14 @@ build_attrs(int per_cpu_target, int has_command)
 			a->read_format |= PERF_FORMAT_GROUP;
 		if (group_read && !leader) {
 			a->sample_period = 0;	/* only the leader samples */
+		} else if (e->has_period) {
+			a->sample_period = e->period;
+		} else if (e->has_freq) {
+			a->freq = 1;
+			a->sample_freq = e->freq;
 		} else if (opt.count > 0) {
 			a->sample_period = opt.count;
-		} else if (e->type == PERF_TYPE_TRACEPOINT && opt.freq == 0) {
+		} else if (tp && opt.freq == 0) {
 			a->sample_period = 1;
 		} else {
 			a->freq = 1;
@@ -154,6 +234,9 @@ build_attrs(int per_cpu_target, int has_command)
 		a->disabled = leader;
 		a->inherit = !opt.no_inherit && !group_read &&
 		    opt.tids == NULL && !per_cpu_target;
+		if (e->has_inherit)
+			a->inherit = e->inherit && !group_read &&
+			    !per_cpu_target;
 		a->enable_on_exec = leader && has_command;
 		a->exclude_kernel = e->exclude_kernel;
 		a->exclude_user = e->exclude_user;
@@ -216,23 +299,84 @@ default_mmap_pages(void)
 	return p2;
 }
 
+/*
+ * The line for a perf_event_open refused for permission: the kernel's
+ * checks in its order (perf_allow_kernel, perf_allow_cpu, the
+ * tracepoint's perf_allow_tracepoint, then ptrace access to the
+ * target), named with what was asked and the paranoid level it needs.
+ */
+static void
+permission_error(const struct ev *e, pid_t pid)
+{
+	const struct perf_event_attr *a = &e->attr;
+	const char *what = "user-space samples of your own processes need";
+	int p = perf_paranoid(), need = 2;
+	char hint[64] = "", proc[32];
+	struct stat st;
+
+	if (!a->exclude_kernel) {
+		need = 1;
+		what = "kernel samples need";
+		if (a->exclude_user)
+			snprintf(hint, sizeof(hint), "; :u records without "
+			    "the kernel");
+	}
+	if (opt.all_cpus || opt.cpu_list != NULL) {
+		need = 0;
+		what = opt.all_cpus ? "-a (all processes on the CPUs) needs" :
+		    "-C (all processes on the CPUs) needs";
+	}
+	if (a->type == PERF_TYPE_TRACEPOINT &&
+	    (a->sample_type & PERF_SAMPLE_RAW)) {
+		need = -1;
+		what = "tracepoint samples (raw fields) need";
+	}
+	if (perfmon_capable()) {
+		pd_warnx("%s: permission denied although pdrecord has "
+		    "CAP_PERFMON or CAP_SYS_ADMIN: a security policy "
+		    "(SELinux, lockdown) refuses it; see the audit log",
+		    e->spec.name);
+		return;
+	}
+	if (p > need && p > 2 && need == 2) {
+		pd_warnx("%s: permission denied: kernel.perf_event_paranoid "
+		    "is %d, which allows no events without CAP_PERFMON; %s "
+		    "2 (sysctl -w kernel.perf_event_paranoid=2, or run "
+		    "as root or with CAP_PERFMON)", e->spec.name, p, what);
+		return;
+	}
+	if (p > need) {
+		pd_warnx("%s: permission denied: %s "
+		    "kernel.perf_event_paranoid %d or less, and it is %d "
+		    "(sysctl -w kernel.perf_event_paranoid=%d, or run as "
+		    "root or with CAP_PERFMON%s)", e->spec.name, what, need, p,
+		    need, hint);
+		return;
+	}
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+	if (pid > 0 && stat(proc, &st) == 0 && st.st_uid != getuid()) {
+		pd_warnx("%s: permission denied: process %d belongs to uid "
+		    "%u, not to uid %u (run as that user, as root, or with "
+		    "CAP_PERFMON)", e->spec.name, (int)pid,
+		    (unsigned)st.st_uid, (unsigned)getuid());
+	} else if (pid > 0) {
+		pd_warnx("%s: permission denied: process %d is not one you "
+		    "may trace (set-id or not dumpable; run as root or with "
+		    "CAP_PERFMON)", e->spec.name, (int)pid);
+	} else {
+		pd_warnx("%s: permission denied although "
+		    "kernel.perf_event_paranoid is %d: a security policy "
+		    "(SELinux, lockdown) refuses it; see the audit log",
+		    e->spec.name, p);
+	}
+}
+
 /* One line for a failed perf_event_open, saying what to change. */
 static void
-open_error(const struct ev *e, int err)
+open_error(const struct ev *e, int err, pid_t pid)
 {
-	int paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-
-	if (f != NULL) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
 	if (err == EACCES || err == EPERM)
-		pd_warnx("%s: %s (kernel.perf_event_paranoid is %d: run as "
-		    "root, or sysctl -w kernel.perf_event_paranoid=%d)",
-		    e->spec.name, strerror(err), paranoid,
-		    opt.all_cpus || opt.cpu_list ? 0 : 1);
+		permission_error(e, pid);
 	else if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
 		pd_warnx("%s: event not supported by this kernel or "
 		    "hardware", e->spec.name);
@@ -245,6 +389,24 @@ open_error(const struct ev *e, int err)
 }
 
 /*
+ * The name of an event perf_event_paranoid made user-only, as perf 6.1
+ * renames it ("cpu-clock:u", "cycles:pu", "clk:u" for name=clk); a
+ * tracepoint keeps its "sys:name" apart from the modifier.
+ */
+static void
+rename_user_only(struct pd_event *e)
+{
+	size_t n = strlen(e->name);
+	const char *sep = ":";
+
+	if (strchr(e->name, '/') != NULL || (strchr(e->name, ':') != NULL &&
+	    (e->type != PERF_TYPE_TRACEPOINT || e->pmu_syntax ||
+	    strchr(strchr(e->name, ':') + 1, ':') != NULL)))
+		sep = "";
+	snprintf(e->name + n, sizeof(e->name) - n, "%su", sep);
+}
+
+/*
  * Opens event i on (pid, cpu), falling back as perf does: hardware
  * events to cpu-clock when there are no counters, and to excluding the
  * kernel when perf_event_paranoid forbids it. The fd, or -1 (errno).
@@ -253,7 +415,7 @@ static int
 open_one(size_t i, pid_t pid, int cpu, int group_fd, int first)
 {
 	struct ev *e = &evs[i];
-	int fd;
+	int fd, user_only = 0;
 
 	for (;;) {
 		fd = perf_event_open(&e->attr, pid, cpu, group_fd);
@@ -266,7 +428,9 @@ open_one(size_t i, pid_t pid, int cpu, int group_fd, int first)
 			const char *mods = strchr(e->spec.name, ':');
 			char name[sizeof(e->spec.name)];
 
-			if (strcmp(e->spec.name, "cycles") != 0 &&
+			/* The default event falls back without a word. */
+			if (strcmp(e->spec.name, user_only ? "cycles:u" :
+			    "cycles") != 0 &&
 			    !opt.quiet && e->spec.name[0] != '\0')
 				pd_warnx("%s: no hardware counters, using "
 				    "cpu-clock", e->spec.name);
@@ -283,9 +447,16 @@ open_one(size_t i, pid_t pid, int cpu, int group_fd, int first)
 			e->attr.build_id = 0;
 			continue;
 		}
-		if ((errno == EACCES || errno == EPERM) &&
-		    !e->attr.exclude_kernel) {
+		/*
+		 * As perf: kernel samples refused, user space only; but
+		 * not for an event that asked for the kernel only (:k),
+		 * which would then count nothing.
+		 */
+		if (errno == EACCES && !e->attr.exclude_kernel &&
+		    !e->attr.exclude_user && perf_paranoid() > 1) {
 			e->attr.exclude_kernel = e->attr.exclude_hv = 1;
+			rename_user_only(&e->spec);
+			user_only = 1;
 			continue;
 		}
 		return -1;
@@ -322,7 +493,8 @@ open_events(void)
 				if (fd < 0) {
 					if (errno == ESRCH && threads[t] > 0)
 						goto gone;	/* exited */
-					open_error(&evs[i], errno);
+					open_error(&evs[i], errno,
+					    threads[t]);
 					return -1;
 				}
 				evs[i].fds[slot] = fd;
@@ -351,8 +523,9 @@ open_events(void)
 					if (m == MAP_FAILED) {
 						pd_warnx("mmap of %zu bytes: "
 						    "%s (try a smaller -m, or "
-						    "raise ulimit -l)", len,
-						    strerror(errno));
+						    "raise ulimit -l or "
+						    "kernel.perf_event_mlock_kb)",
+						    len, strerror(errno));
 						return -1;
 					}
 					ringfd = fd;

@@ -121,7 +121,15 @@ int	parse_cpu_list(const char *s);
 void	build_attrs(int per_cpu_target, int has_command);
 unsigned default_mmap_pages(void);
 void	enable_events(int on);
+/*
+ * Mounts tracefs on TRACEFS if it is not. 0; -1 (errno) when mounting
+ * failed; -2 when it is mounted but not readable by us.
+ */
 int	mount_tracefs(void);
+/* The line for mount_tracefs's r (-1 or -2) with event's name. */
+void	tracefs_error(const char *event, int r);
+/* kernel.perf_event_paranoid (2 when it cannot be read). */
+int	perf_paranoid(void);
 int	open_events(void);
 int	parse_clockid(const char *s);
 /* preamble.c */

@@ -47,6 +47,8 @@ usage(FILE *f, int status)
 		    "  -t, --tid TID[,TID]   these threads\n"
 		    "  -e, --event LIST      events (default: cycles, or "
 		    "cpu-clock without counters)\n"
+		    "                        (name[:mods], sys:name, "
+		    "pmu/config=N,name=x/)\n"
 		    "      --filter EXPR     the kernel's filter for the "
 		    "tracepoints of the -e before\n"
 		    "  -F, --freq N          samples per second (or max: the "
@@ -327,6 +329,7 @@ choose_events(void)
 {
 	char why[256];
 	size_t k;
+	int r;
 
 	/* Events: perf's default is cycles, which falls back to cpu-clock. */
 	if (nspecs == 0 && pd_events_parse("cycles", &specs, &nspecs, why,
@@ -343,10 +346,8 @@ choose_events(void)
 			    specs[k].name);
 			exit(PD_EXIT_USAGE);
 		}
-		if (mount_tracefs() < 0) {
-			pd_warnx("%s: tracefs is not mounted on %s and "
-			    "mounting it failed: %s", specs[k].name, TRACEFS,
-			    strerror(errno));
+		if ((r = mount_tracefs()) < 0) {
+			tracefs_error(specs[k].name, r);
 			exit(PD_EXIT_DATA);
 		}
 		if ((m = pd_event_glob(TRACEFS, &specs, &nspecs, k)) < 0)
@@ -363,16 +364,19 @@ choose_events(void)
 		pd_die_nomem();
 	for (k = 0; k < nevs; k++) {
 		evs[k].spec = specs[k];
-		if (specs[k].type != PERF_TYPE_TRACEPOINT)
+		if (specs[k].type != PERF_TYPE_TRACEPOINT ||
+		    specs[k].pmu_syntax)
 			continue;
-		if (mount_tracefs() < 0) {
-			pd_warnx("%s: tracefs is not mounted on %s and "
-			    "mounting it failed: %s", specs[k].name, TRACEFS,
-			    strerror(errno));
+		if ((r = mount_tracefs()) < 0) {
+			tracefs_error(specs[k].name, r);
 			exit(PD_EXIT_DATA);
 		}
 		long long tpid = pd_tracepoint_id(TRACEFS, specs[k].tp_sys,
 		    specs[k].tp_name);
+		if (tpid < 0 && errno == EACCES) {
+			tracefs_error(specs[k].name, -2);
+			exit(PD_EXIT_DATA);
+		}
 		if (tpid < 0) {
 			pd_warnx("%s: no such tracepoint (see %s/events)",
 			    specs[k].name, TRACEFS);

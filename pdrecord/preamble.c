@@ -61,7 +61,9 @@ preamble(int argc, char **argv, pid_t child)
 		sev[i].name = evs[i].spec.name;
 		sev[i].ids = evs[i].ids;
 		sev[i].nids = evs[i].nids;
-		if (evs[i].spec.type == PERF_TYPE_TRACEPOINT) {
+		/* "tracepoint/config=N/" has no fields, as in perf. */
+		if (evs[i].spec.type == PERF_TYPE_TRACEPOINT &&
+		    !evs[i].spec.pmu_syntax) {
 			tps[ntp].sys = evs[i].spec.tp_sys;
 			tps[ntp].name = evs[i].spec.tp_name;
 			ntp++;

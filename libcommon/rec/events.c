@@ -50,13 +50,153 @@ modifiers(struct pd_event *ev, const char *m, int in_group, char *why,
 	return 0;
 }
 
-/* One event term, without group braces: "name[:mods]" or "sys:name". */
+/* The type of PMU pmu: the kernel's fixed ones, else from sysfs. */
+static int
+pmu_type(const char *pmu, uint32_t *type)
+{
+	char path[256];
+	unsigned t;
+	FILE *f;
+	int ok;
+
+	if (strcmp(pmu, "software") == 0) {
+		*type = PERF_TYPE_SOFTWARE;
+		return 0;
+	}
+	if (strcmp(pmu, "tracepoint") == 0) {
+		*type = PERF_TYPE_TRACEPOINT;
+		return 0;
+	}
+	if (strchr(pmu, '/') != NULL || strcmp(pmu, "..") == 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/type", PD_PMU_DIR, pmu);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	ok = fscanf(f, "%u", &t) == 1;
+	fclose(f);
+	*type = t;
+	return ok ? 0 : -1;
+}
+
+/* A term's number ("0x1a", "42"); 0, or -1 when it is none. */
+static int
+term_number(const char *v, uint64_t *out)
+{
+	char *end;
+
+	if (v == NULL || *v == '\0' || *v == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(v, &end, 0);
+	return *end != '\0' || errno != 0 ? -1 : 0;
+}
+
+#define PMU_TERMS	"config, config1, config2, name, period, freq, " \
+			"inherit, no-inherit"
+
+/*
+ * "pmu/term,term.../[mods]", as perf's parser takes it: the name is the
+ * text as written unless a name= term gives one (modifiers then do not
+ * show in it, as in perf).
+ */
+static int
+parse_pmu(struct pd_event *ev, char *s, char *why, size_t len)
+{
+	char *slash = strchr(s, '/'), *terms, *close, *t, *v, *next;
+	const char *name = NULL;
+	uint64_t n;
+
+	snprintf(ev->name, sizeof(ev->name), "%s", s);
+	if (strlen(s) >= sizeof(ev->name)) {
+		snprintf(why, len, "event name longer than %zu bytes",
+		    sizeof(ev->name) - 1);
+		return -1;
+	}
+	*slash = '\0';
+	terms = slash + 1;
+	if ((close = strchr(terms, '/')) == NULL) {
+		snprintf(why, len, "'%s/' has no closing '/'", s);
+		return -1;
+	}
+	*close = '\0';
+	if (*s == '\0' || pmu_type(s, &ev->type) < 0) {
+		snprintf(why, len, "no PMU '%s' (see %s)", s, PD_PMU_DIR);
+		return -1;
+	}
+	ev->pmu_syntax = 1;
+	for (t = terms; t != NULL && *t != '\0'; t = next) {
+		if ((next = strchr(t, ',')) != NULL)
+			*next++ = '\0';
+		if ((v = strchr(t, '=')) != NULL)
+			*v++ = '\0';
+		if (strcmp(t, "name") == 0 && v != NULL && *v != '\0' &&
+		    strlen(v) < sizeof(ev->name)) {
+			name = v;
+			continue;
+		}
+		if (strcmp(t, "no-inherit") == 0 && v == NULL) {
+			ev->has_inherit = 1;
+			ev->inherit = 0;
+			continue;
+		}
+		if (strcmp(t, "config") != 0 && strcmp(t, "config1") != 0 &&
+		    strcmp(t, "config2") != 0 && strcmp(t, "period") != 0 &&
+		    strcmp(t, "freq") != 0 && strcmp(t, "inherit") != 0 &&
+		    strcmp(t, "name") != 0) {
+			snprintf(why, len, "unknown term '%s' for PMU '%s' "
+			    "(pdrecord takes " PMU_TERMS ")", t, s);
+			return -1;
+		}
+		if (term_number(v, &n) < 0 || (n == 0 &&
+		    (strcmp(t, "period") == 0 || strcmp(t, "freq") == 0)) ||
+		    (n > 1 && strcmp(t, "inherit") == 0)) {
+			snprintf(why, len, "term '%s' for PMU '%s': %s", t, s,
+			    v == NULL || *v == '\0' ? "no value" :
+			    strcmp(t, "name") == 0 ? "name too long" :
+			    strcmp(t, "inherit") == 0 ? "0 or 1" :
+			    strcmp(t, "period") == 0 ||
+			    strcmp(t, "freq") == 0 ? "a number above 0" :
+			    "not a number");
+			return -1;
+		}
+		if (strcmp(t, "config") == 0) {
+			ev->config = n;
+		} else if (strcmp(t, "config1") == 0) {
+			ev->config1 = n;
+		} else if (strcmp(t, "config2") == 0) {
+			ev->config2 = n;
+		} else if (strcmp(t, "period") == 0) {
+			ev->period = n;
+			ev->has_period = 1;
+			ev->has_freq = 0;
+		} else if (strcmp(t, "freq") == 0) {
+			ev->freq = n;
+			ev->has_freq = 1;
+			ev->has_period = 0;
+		} else {
+			ev->has_inherit = 1;
+			ev->inherit = n != 0;
+		}
+	}
+	if (modifiers(ev, close + 1, 0, why, len) < 0)
+		return -1;
+	if (name != NULL)
+		snprintf(ev->name, sizeof(ev->name), "%s", name);
+	return 0;
+}
+
+/*
+ * One event term, without group braces: "name[:mods]", "sys:name" or
+ * "pmu/terms/[mods]".
+ */
 static int
 parse_one(struct pd_event *ev, char *s, char *why, size_t len)
 {
 	char *colon = strchr(s, ':'), *mods = NULL, *end;
 
 	memset(ev, 0, sizeof(*ev));
+	if (strchr(s, '/') != NULL)
+		return parse_pmu(ev, s, why, len);
 	if (colon != NULL) {
 		*colon = '\0';
 		if (pd_event_lookup(s, &ev->type, &ev->config) == 0 ||
@@ -135,9 +275,11 @@ pd_events_parse(const char *list, struct pd_event **evs, size_t *n,
 			first = *n;
 			p++;
 		}
-		/* The token ends at ',' or '}'. */
+		/* The token ends at ',' or '}' outside "pmu/.../". */
 		tok = p;
-		p += strcspn(p, ",}");
+		for (; *p != '\0' && *p != ',' && *p != '}'; p++)
+			if (*p == '/' && strchr(p + 1, '/') != NULL)
+				p = strchr(p + 1, '/');
 		close = *p == '}' ? p : NULL;
 		if (close != NULL && !in_group) {
 			snprintf(why, len, "'}' without '{'");

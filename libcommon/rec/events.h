@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PD_PMU_DIR	"/sys/bus/event_source/devices"
+
 /* One event of a parsed list. */
 struct pd_event {
 	char		 name[160];	/* as perf names it: "cycles:u" */
@@ -23,11 +25,25 @@ struct pd_event {
 	int		 leader;	/* index of the group leader (self if none) */
 	const char	*filter;	/* --filter's, for a tracepoint; or NULL */
 	int		 nr_members;	/* group size, on the leader; 1 if none */
+	/*
+	 * "pmu/config=N,name=x/": what the terms set. pmu_syntax events
+	 * are taken as perf takes them: a tracepoint so named has no
+	 * raw fields and no tracefs name.
+	 */
+	unsigned	 pmu_syntax:1;
+	unsigned	 has_period:1;	/* period=N */
+	unsigned	 has_freq:1;	/* freq=N */
+	unsigned	 has_inherit:1;	/* inherit=N or no-inherit */
+	unsigned	 inherit:1;
+	uint64_t	 config1, config2;
+	uint64_t	 period, freq;
 };
 
 /*
  * Parses a comma-separated event list into *evs (appending; *n counts).
- * Tracepoint ids are not resolved here (see pd_tracepoint_id). Returns 0,
+ * Tracepoint ids are not resolved here (see pd_tracepoint_id); a PMU's
+ * type ("pmu/terms/") is: software and tracepoint are the kernel's
+ * fixed ones, others come from PD_PMU_DIR/<pmu>/type. Returns 0,
  * or -1 with a reason in why[len] (bad syntax, unknown name, no memory).
  */
 int	pd_events_parse(const char *list, struct pd_event **evs, size_t *n,

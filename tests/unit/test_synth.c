@@ -74,6 +74,36 @@ test_parse(void)
 	    strstr(why, "unknown event") != NULL);
 	T(pd_events_parse("cpu-clock,,", &ev, &n, why, sizeof(why)) < 0);
 	free(ev);
+	ev = NULL;
+	n = 0;
+	/* pmu/terms/: commas inside the slashes are the terms'. */
+	T(pd_events_parse("software/config=1,name=tc/,{software/config=0x0,"
+	    "period=99,no-inherit/k,tracepoint/config=7/}", &ev, &n, why,
+	    sizeof(why)) == 0);
+	T(n == 3);
+	if (n == 3) {
+		T(ev[0].type == PERF_TYPE_SOFTWARE && ev[0].config == 1 &&
+		    ev[0].pmu_syntax && strcmp(ev[0].name, "tc") == 0);
+		T(ev[1].has_period && ev[1].period == 99 &&
+		    ev[1].has_inherit && !ev[1].inherit &&
+		    ev[1].exclude_user && ev[1].leader == 1 &&
+		    strcmp(ev[1].name, "software/config=0x0,period=99,"
+		    "no-inherit/k") == 0);
+		T(ev[2].type == PERF_TYPE_TRACEPOINT && ev[2].config == 7 &&
+		    ev[2].leader == 1 && ev[1].nr_members == 2);
+	}
+	free(ev);
+	ev = NULL;
+	n = 0;
+	T(pd_events_parse("software/config=0,bogus=1/", &ev, &n, why,
+	    sizeof(why)) < 0 && strstr(why, "unknown term 'bogus'") != NULL);
+	T(pd_events_parse("software/config=0", &ev, &n, why,
+	    sizeof(why)) < 0 && strstr(why, "closing") != NULL);
+	T(pd_events_parse("software/period=0/", &ev, &n, why,
+	    sizeof(why)) < 0);
+	T(pd_events_parse("no_such_pmu/config=0/", &ev, &n, why,
+	    sizeof(why)) < 0 && strstr(why, "no PMU") != NULL);
+	free(ev);
 }
 
 static void
