@@ -331,6 +331,7 @@ function_of(struct pprof *pp, uint32_t name, uint32_t sysname,
 		return -1;
 	pp->funcs[pp->nfuncs].name = name;
 	pp->funcs[pp->nfuncs].sysname = sysname;
+	pp->funcs[pp->nfuncs].file = 0;	/* function_file() fills it */
 	sl->id1 = (uint32_t)++pp->nfuncs;
 	sl->h = h;
 	pp->fidx.n++;
