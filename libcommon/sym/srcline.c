@@ -201,7 +201,8 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 	    i = (i + 1) & mask) {
 		e = &c->ents[i];
 		if (e->file == r->file && e->va == r->va) {
-			*out = c->frames + e->off;
+			if (e->n > 0)
+				*out = c->frames + e->off;
 			return e->n;
 		}
 	}
@@ -219,7 +220,8 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 		c->frames = nf;
 		c->cap = ncap;
 	}
-	memcpy(c->frames + c->nframes, f, n * sizeof(*f));
+	if (n > 0)
+		memcpy(c->frames + c->nframes, f, n * sizeof(*f));
 	e = &c->ents[i];
 	e->file = r->file;
 	e->va = r->va;
@@ -227,7 +229,8 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 	e->n = (uint32_t)n;
 	c->nframes += n;
 	c->nents++;
-	*out = c->frames + e->off;
+	if (n > 0)
+		*out = c->frames + e->off;
 	return n;
 }
 
