@@ -664,7 +664,23 @@ sample_syms(struct dumper *d, int has_tid, int has_callchain)
 	if (d->json)
 		out_ch('[');
 	inl = d->inl == INL_ALL || (d->inl == INL_UNWOUND && r->unwound);
-	for (i = 0; i < r->nframes; i++) {
+	/* The common case as it was: no call per frame. */
+	for (i = 0; i < r->nframes && !inl && !d->srcline; i++) {
+		if (d->json) {
+			if (i > 0)
+				out_ch(',');
+			jopen();
+			KX(d, "addr", r->frames[i].addr);
+		} else {
+			OUT_S("\n    ");
+			out_x64(r->frames[i].addr);
+			out_ch(' ');
+		}
+		put_symres(d, &r->syms[i]);
+		if (d->json)
+			out_ch('}');
+	}
+	for (i = 0; i < r->nframes && (inl || d->srcline); i++) {
 		n = 0;
 		if (inl || d->srcline)
 			n = pd_syms_inline(d->sy, &r->syms[i], &sf);
