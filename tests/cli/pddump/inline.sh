@@ -26,6 +26,17 @@ pddump -s --srcline -t SAMPLE perf.data > ours.txt 2> ours.err ||
 python3 "$PD_TOP/tests/cli/pddump/cmpinline.py" perf.txt ours.txt 20 \
     > cmp.txt || fail "$(cat cmp.txt)"
 cat cmp.txt
+# On unwound stacks --inline asks for what is the default there.
+pddump -s --srcline --inline -t SAMPLE perf.data | cmp -s - ours.txt ||
+	fail "pddump -s --inline differs from the default on dwarf stacks"
+# Recorded (not unwound) callchains, as perf's -g ones: none by
+# default, as perf script 6.1; --inline asks for them there too.
+pddump -s --no-unwind -t SAMPLE perf.data > nu0.txt || fail "--no-unwind"
+grep -q ' (inlined)$' nu0.txt && fail "inlined frames in a recorded chain"
+pddump -s --no-unwind --inline -t SAMPLE perf.data > nu1.txt ||
+	fail "--no-unwind --inline"
+grep -q '^    0x[0-9a-f]* mix+0x[0-9a-f]* (inlined)$' nu1.txt ||
+	fail "--inline: no inlined frame in a recorded chain"
 # The comparison can fail: without inlined frames it must.
 pddump -s --srcline --no-inline -t SAMPLE perf.data > none.txt ||
 	fail "pddump --no-inline"
