@@ -43,9 +43,8 @@ static const char usage_line[] =
     "              [--folded file] [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
     "              [--pprof file.pb.gz] [--inline] [--no-debuginfod]\n"
-    "              [--no-unwind]"
-    "              [--symfs dir] [--top n] [--sort key,...] [--by key]\n"
-    "              [--children] [--percent-limit pct] [--build-ids]\n"
+    "              [--no-unwind] [--symfs dir] [--top n] [--sort key,...]\n"
+    "              [--by key] [--children] [--percent-limit pct] [--build-ids]\n"
     "              [file ...]\n";
 
 static void
