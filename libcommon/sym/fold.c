@@ -269,6 +269,7 @@ pd_fold_forget(struct pd_fold *f)
 	f->ncids = 0;
 	/* Generations start again with a new pd_syms. */
 	memset(f->acache, 0, sizeof(f->acache));
+	f->inl = NULL;		/* that pd_syms goes: set again for the next */
 }
 
 void

@@ -99,6 +99,7 @@ int	pd_fold_stack_frames(struct pd_fold *, struct pd_syms *sy,
  * functions inlined at its address (pd_syms_inline), outermost first,
  * as frames of their own named like the function's: the stack goes
  * work;churn;mix where mix was inlined into churn, churn into work.
+ * pd_fold_forget turns it off again (its pd_syms is going).
  */
 void	pd_fold_set_inline(struct pd_fold *, struct pd_syms *sy);
 
