@@ -28,8 +28,9 @@
 #include "pddump/pddump.h"
 
 static const char usage_line[] =
-    "usage: pddump [-svx] [--json] [--folded[=period|offcpu]] [--kallsyms file]\n"
-    "              [--no-debuginfod] [--no-unwind] [--offcpu-min time] [--raw]\n"
+    "usage: pddump [-svx] [--json] [--folded[=period|offcpu]] [--inline]\n"
+    "              [--kallsyms file] [--no-debuginfod] [--no-inline]\n"
+    "              [--no-unwind] [--offcpu-min time] [--raw] [--srcline]\n"
     "              [--symfs dir] [-t types] [--unwind] [file ...]\n";
 
 static void
@@ -49,11 +50,19 @@ usage(FILE *f, int status)
 		    "off CPU, by the stack\n"
 		    "                    they switched out with "
 		    "(sched:sched_switch, offcpu-time)\n"
+		    "      --inline      functions inlined at each frame, "
+		    "from debug info, as\n"
+		    "                    frames of their own (-s: in every "
+		    "callchain, not only\n"
+		    "                    unwound ones; --folded: at all)\n"
 		    "  -j, --json        one JSON object per record and line\n"
 		    "      --kallsyms FILE  kernel symbols from FILE "
 		    "(with -s)\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
+		    "      --no-inline   no inlined frames (-s shows them in "
+		    "unwound stacks\n"
+		    "                    by default, as perf script does)\n"
 		    "      --no-unwind   leave the user stacks of --call-graph "
 		    "dwarf samples as\n"
 		    "                    recorded (-s and --folded unwind "
@@ -66,6 +75,8 @@ usage(FILE *f, int status)
 		    "                    prints for them\n"
 		    "  -s, --symbols     name the sample's ip and callchain "
 		    "entries: sym+0xoff (dso)\n"
+		    "      --srcline     with -s, each frame's source file:line "
+		    "below it\n"
 		    "      --symfs DIR   the recording host's files under DIR "
 		    "(with -s)\n"
 		    "  -t, --types LIST  only these record types "
@@ -165,8 +176,11 @@ syms_start(struct dumper *d, struct pd_err *err)
 	if ((d->sy = pd_syms_new(&d->sopts)) == NULL ||
 	    (d->sq = pd_symq_new(d->sy, d->el)) == NULL)
 		return pd_err_io(err, ENOMEM, "symbols");
-	if (d->fold != NULL)
+	if (d->fold != NULL) {
 		pd_symq_set_sample_fn(d->sq, fold_sample, d);
+		/* A folded stack gets them only when asked (--inline). */
+		pd_fold_set_inline(d->fold, d->inl == INL_ALL ? d->sy : NULL);
+	}
 	if (d->offcpu != NULL)
 		(void)pd_offcpu_input(d->offcpu, d->el);
 	if (d->unwind) {
@@ -276,12 +290,15 @@ options(int argc, char **argv, struct dumper *d)
 		{ "folded",	optional_argument,	NULL, 'F' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "hex",	no_argument,		NULL, 'x' },
+		{ "inline",	no_argument,		NULL, 'I' },
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "kallsyms",	required_argument,	NULL, 'K' },
 		{ "no-debuginfod", no_argument,		NULL, 'D' },
+		{ "no-inline",	no_argument,		NULL, 'O' },
 		{ "no-unwind",	no_argument,		NULL, 'N' },
 		{ "offcpu-min",	required_argument,	NULL, 'M' },
 		{ "raw",	no_argument,		NULL, 'R' },
+		{ "srcline",	no_argument,		NULL, 'L' },
 		{ "symbols",	no_argument,		NULL, 's' },
 		{ "symfs",	required_argument,	NULL, 'S' },
 		{ "types",	required_argument,	NULL, 't' },
@@ -291,6 +308,8 @@ options(int argc, char **argv, struct dumper *d)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, folded = 0, offcpu_min = 0, raw = 0, no_unwind = 0;
+
+	d->inl = INL_UNWOUND;		/* perf script's default */
 
 	while ((c = getopt_long(argc, argv, "hjst:vx", longopts, NULL)) != -1) {
 		switch (c) {
@@ -317,6 +336,12 @@ options(int argc, char **argv, struct dumper *d)
 		case 'h':
 			usage(stdout, PD_EXIT_OK);
 			break;
+		case 'I':
+			d->inl = INL_ALL;
+			break;
+		case 'L':
+			d->srcline = 1;
+			break;
 		case 'M':
 			if (pd_duration_parse(optarg, &d->offcpu_min) < 0) {
 				pd_warnx("--offcpu-min: not a duration (ns, "
@@ -327,6 +352,9 @@ options(int argc, char **argv, struct dumper *d)
 			break;
 		case 'N':
 			no_unwind = 1;
+			break;
+		case 'O':
+			d->inl = INL_NONE;
 			break;
 		case 'j':
 			d->json = 1;
@@ -365,6 +393,15 @@ options(int argc, char **argv, struct dumper *d)
 	}
 	if (folded && (d->json || d->hex || d->filter)) {
 		pd_warnx("--folded prints stacks, not records: no -j, -t or -x");
+		usage(stderr, PD_EXIT_USAGE);
+	}
+	if ((d->inl == INL_ALL || d->srcline) && !d->syms) {
+		pd_warnx("--inline and --srcline name frames: with -s or "
+		    "--folded");
+		usage(stderr, PD_EXIT_USAGE);
+	}
+	if (d->srcline && folded) {
+		pd_warnx("--srcline goes with -s, not --folded");
 		usage(stderr, PD_EXIT_USAGE);
 	}
 	if (offcpu_min && folded != 2) {

@@ -23,6 +23,13 @@ struct pd_symq_res;
 struct pd_tptext;
 struct pd_unwind;
 
+/* Which frames -s follows with the functions inlined at them. */
+enum {
+	INL_NONE,		/* --no-inline */
+	INL_UNWOUND,		/* DWARF-unwound stacks: perf script's way */
+	INL_ALL			/* --inline: every callchain */
+};
+
 struct dumper {
 	int			 json, hex, syms;
 	unsigned		 sym_bad;	/* records -s could not use */
@@ -39,6 +46,8 @@ struct dumper {
 	const struct pd_symq_res *res;	/* the current sample's names */
 	int			 unwind;	/* --unwind */
 	struct pd_unwind	*uw;
+	int			 inl;		/* INL_*: inlined frames */
+	int			 srcline;	/* --srcline */
 	int			 filter;
 	uint64_t		 want[4];	/* types 0..255 */
 	struct pd_tptext	*tptext;	/* NULL: --raw */

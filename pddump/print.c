@@ -5,6 +5,7 @@
  * (libcommon/stream/decode.h), the names of addresses from the symbol
  * queue (-s).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -549,6 +550,80 @@ put_symres(struct dumper *d, const struct pd_symres *r)
 	out_ch(')');
 }
 
+/* --srcline's "file:line", perf's "??:0" where debug info has none. */
+static void
+put_srcline(struct dumper *d, const struct pd_srcframe *f)
+{
+	const char *b;
+
+	if (f == NULL || f->line == 0) {
+		if (d->json)
+			KS(d, "srcline", "??:0");
+		else
+			OUT_S("\n      ??:0");
+		return;
+	}
+	b = pd_srcframe_base(f);
+	if (d->json) {
+		char buf[512];
+		int len;
+
+		len = snprintf(buf, sizeof(buf), "%s:%" PRIu32, b, f->line);
+		KEY(d, "srcline");
+		out_json_str(buf, len < (int)sizeof(buf) ? (size_t)len :
+		    sizeof(buf) - 1);
+	} else {
+		OUT_S("\n      ");
+		out_esc(b, strlen(b));
+		out_ch(':');
+		out_u64(f->line);
+	}
+}
+
+/*
+ * One callchain entry: "addr sym+0xoff (dso)", or for a function
+ * inlined there (src names it) "addr name+0xoff (inlined)", as perf
+ * script prints them; --srcline's line below.
+ */
+static void
+put_frame(struct dumper *d, uint64_t addr, const struct pd_symres *r,
+    const struct pd_srcframe *src, int inlined, int comma)
+{
+	if (d->json) {
+		if (comma)
+			out_ch(',');
+		jopen();
+		KX(d, "addr", addr);
+	} else {
+		OUT_S("\n    ");
+		out_x64(addr);
+		out_ch(' ');
+	}
+	if (!inlined)
+		put_symres(d, r);
+	else if (d->json) {
+		KEY(d, "sym");
+		if (src->name != NULL) {
+			out_json_str(src->name, strlen(src->name));
+			KU(d, "symoff", r->off);
+		} else
+			OUT_S("null");
+		OUT_S(",\"inlined\":true");
+	} else {
+		if (src->name != NULL) {
+			out_esc(src->name, strlen(src->name));
+			OUT_S("+");
+			out_x64(r->off);
+		} else
+			OUT_S("[unknown]");
+		OUT_S(" (inlined)");
+	}
+	if (d->srcline)
+		put_srcline(d, src);
+	if (d->json)
+		out_ch('}');
+}
+
 /*
  * -s: the thread's comm, the ip's symbol, and the callchain as perf
  * script shows it: one frame per entry, context markers left out; all
@@ -558,7 +633,9 @@ static void
 sample_syms(struct dumper *d, int has_tid, int has_callchain)
 {
 	const struct pd_symq_res *r = d->res;
-	size_t i;
+	const struct pd_srcframe *sf;
+	size_t i, k, n;
+	int inl;
 
 	if (r == NULL || r->bad)
 		return;
@@ -586,7 +663,9 @@ sample_syms(struct dumper *d, int has_tid, int has_callchain)
 	detail(d, "callchain");
 	if (d->json)
 		out_ch('[');
-	for (i = 0; i < r->nframes; i++) {
+	inl = d->inl == INL_ALL || (d->inl == INL_UNWOUND && r->unwound);
+	/* The common case as it was: no call per frame. */
+	for (i = 0; i < r->nframes && !inl && !d->srcline; i++) {
 		if (d->json) {
 			if (i > 0)
 				out_ch(',');
@@ -600,6 +679,23 @@ sample_syms(struct dumper *d, int has_tid, int has_callchain)
 		put_symres(d, &r->syms[i]);
 		if (d->json)
 			out_ch('}');
+	}
+	for (i = 0; i < r->nframes && (inl || d->srcline); i++) {
+		n = 0;
+		if (inl || d->srcline)
+			n = pd_syms_inline(d->sy, &r->syms[i], &sf);
+		for (k = 0; k + 1 < n && inl; k++)
+			put_frame(d, r->frames[i].addr, &r->syms[i], &sf[k],
+			    1, i + k > 0);
+		if (n > 0 && inl && sf[n - 1].name != NULL &&
+		    (r->syms[i].name == NULL ||
+		    strcmp(sf[n - 1].name, r->syms[i].name) != 0))
+			/* perf names it as DWARF does, "inlined". */
+			put_frame(d, r->frames[i].addr, &r->syms[i],
+			    &sf[n - 1], 1, i + k > 0);
+		else
+			put_frame(d, r->frames[i].addr, &r->syms[i],
+			    n > 0 ? &sf[n - 1] : NULL, 0, i + k > 0);
 	}
 	if (d->json)
 		out_ch(']');

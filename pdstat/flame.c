@@ -604,6 +604,7 @@ struct flame {
 	struct pd_offcpu	*offcpu;	/* --offcpu */
 	uint64_t		 samples;
 	int			 ev_idx;	/* evname's event, or -1 */
+	int			 inl;		/* --inline */
 	char			 evname[256];
 };
 
@@ -661,6 +662,12 @@ flame_input(struct flame *fl, const struct pd_evlist *el)
 }
 
 void
+flame_set_inline(struct flame *fl, int on)
+{
+	fl->inl = on;
+}
+
+void
 flame_forget(struct flame *fl)
 {
 	pd_fold_forget(fl->fold);
@@ -670,6 +677,8 @@ int
 flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *fr, size_t n)
 {
+	if (fl->inl)
+		pd_fold_set_inline(fl->fold, sy);	/* this input's */
 	if (fl->offcpu != NULL)
 		return pd_offcpu_sample(fl->offcpu, sy, ev, s, fr, n) < 0 ?
 		    -1 : 0;

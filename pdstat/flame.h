@@ -61,6 +61,9 @@ struct flame;
 struct flame	*flame_new(void);
 void		 flame_free(struct flame *);
 
+/* --inline: the functions inlined at each frame, as frames (fold.h). */
+void	flame_set_inline(struct flame *, int on);
+
 /* Starts an input whose events are el. */
 void	flame_input(struct flame *, const struct pd_evlist *el);
 

@@ -42,10 +42,10 @@ static const char usage_line[] =
     "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
     "              [--folded file] [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
-    "              [--pprof file.pb.gz] [--no-debuginfod] [--no-unwind]\n"
-    "              [--symfs dir] [--top n] [--sort key,...] [--by key]\n"
-    "              [--children] [--percent-limit pct] [-g | --tree]\n"
-    "              [--build-ids]\n"
+    "              [--pprof file.pb.gz] [--inline] [--no-debuginfod]\n"
+    "              [--no-unwind] [--symfs dir] [--top n] [--sort key,...]\n"
+    "              [--by key] [--children] [--percent-limit pct]\n"
+    "              [-g | --tree] [--build-ids]\n"
     "              [file ...]\n";
 
 static void
@@ -117,6 +117,10 @@ usage(FILE *f, int status)
 		    "  -v, --verbose    say each path tried for a file\n"
 		    "      --build-ids  instead, each build id and its path, "
 		    "as perf buildid-list\n"
+		    "      --inline     with --flamegraph, --folded, --pprof: "
+		    "the functions\n"
+		    "                   inlined at each frame, from debug "
+		    "info, as frames\n"
 		    "      --no-unwind  leave the user stacks of --call-graph "
 		    "dwarf samples\n"
 		    "                   as recorded (the stack views unwind "
@@ -131,6 +135,7 @@ usage(FILE *f, int status)
 struct opts {
 	int		 json, pass, build_ids;
 	int		 no_unwind;	/* --no-unwind */
+	int		 inl;		/* --inline */
 	size_t		 topn;		/* --top N; 0: none */
 	struct symtop_opts tk;		/* --sort, --children ... */
 	const char	*flamepath;
@@ -153,6 +158,9 @@ stacks_opts(const struct opts *o)
 	if ((o->diffbase != NULL || o->offcpu) && o->flamepath == NULL &&
 	    o->foldedpath == NULL)
 		why = "--diff and --offcpu need --flamegraph or --folded";
+	else if (o->inl && o->flamepath == NULL && o->foldedpath == NULL &&
+	    o->pprofpath == NULL)
+		why = "--inline goes with --flamegraph, --folded or --pprof";
 	else if (o->no_normalize && o->diffbase == NULL)
 		why = "--no-normalize goes with --diff";
 	else if (o->offcpu_min > 0 && !o->offcpu)
@@ -182,6 +190,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 		{ "folded",	required_argument, NULL, 'f' },
 		{ "gecko",	required_argument, NULL, 'E' },
 		{ "help",	no_argument,	NULL, 'h' },
+		{ "inline",	no_argument,	NULL, 'i' },
 		{ "json",	no_argument,	NULL, 'J' },
 		{ "kallsyms",	required_argument, NULL, 'K' },
 		{ "no-debuginfod", no_argument,	NULL, 'D' },
@@ -287,6 +296,9 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'W':
 			o->no_unwind = 1;
+			break;
+		case 'i':
+			o->inl = 1;
 			break;
 		case 'P':
 			o->pprofpath = optarg;
@@ -637,6 +649,7 @@ run_flame(const struct opts *o)
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
+	flame_set_inline(fl, o->inl);
 	return fl;
 }
 
@@ -689,6 +702,7 @@ main(int argc, char **argv)
 			pd_warnx("out of memory");
 			return PD_EXIT_DATA;
 		}
+		pprof_set_inline(run.pprof, o.inl);
 		if (strcmp(o.pprofpath, "-") == 0)
 			run.sf = stderr;
 	}

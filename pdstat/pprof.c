@@ -48,16 +48,26 @@ struct mapping {
 	uint64_t	 start, limit, off;
 	uint32_t	 file, bid;
 	int		 symbols;
+	int		 lines, inl;	/* has line numbers, inline frames */
 };
 
 struct function {
 	uint32_t	 name, sysname;
+	uint32_t	 file;		/* source file, strings; 0: unknown */
 };
 
 struct location {
 	uint64_t	 addr;
 	uint32_t	 map;		/* mapping id, 0: none */
 	uint32_t	 func;		/* function index */
+	uint32_t	 line;		/* its Line.line, 0: unknown */
+	uint32_t	 loff, nl;	/* functions inlined there (--inline):
+					   lines[loff .. loff + nl) */
+};
+
+/* A Line of a function inlined at a location. */
+struct pline {
+	uint32_t	 func, line;
 };
 
 struct psample {
@@ -115,6 +125,9 @@ struct pprof {
 	struct tab_index	 sampidx;
 	uint32_t	*stk;		/* the samples' location ids */
 	size_t		 nstk, stkcap;
+	struct pline	*lines;		/* locations' inlined functions */
+	size_t		 nlines, linecap;
+	int		 inl;		/* --inline */
 
 	struct aent	 acache[ACACHE];
 	struct fent	 fcache[PCACHE];
@@ -165,6 +178,7 @@ pprof_free(struct pprof *pp)
 	free(pp->maps);
 	free(pp->midx.s);
 	free(pp->funcs);
+	free(pp->lines);
 	free(pp->fidx.s);
 	free(pp->locs);
 	free(pp->lidx.s);
@@ -317,6 +331,7 @@ function_of(struct pprof *pp, uint32_t name, uint32_t sysname,
 		return -1;
 	pp->funcs[pp->nfuncs].name = name;
 	pp->funcs[pp->nfuncs].sysname = sysname;
+	pp->funcs[pp->nfuncs].file = 0;	/* function_file() fills it */
 	sl->id1 = (uint32_t)++pp->nfuncs;
 	sl->h = h;
 	pp->fidx.n++;
@@ -339,6 +354,63 @@ unknown_name(const char *dso, char *buf, size_t len)
 	if (blen >= 10 && strcmp(base + blen - 10, " (deleted)") == 0)
 		blen -= 10;
 	snprintf(buf, len, "[%.*s]", (int)blen, base);
+}
+
+void
+pprof_set_inline(struct pprof *pp, int on)
+{
+	pp->inl = on;
+}
+
+/* The function's source file, the first one the debug info gives. */
+static int
+function_file(struct pprof *pp, uint32_t fn, const char *path)
+{
+	if (path == NULL || pp->funcs[fn].file != 0)
+		return 0;
+	return str(pp, path, &pp->funcs[fn].file);
+}
+
+/*
+ * The source lines of a new location l, from the debug info at the
+ * frame's address (r; pd_syms_inline, as pddump --srcline shows them):
+ * its function's Line.line and file, and with --inline the functions
+ * inlined there as Lines of their own before it, innermost first, as
+ * profile.proto orders them. 0, or -1 when out of memory.
+ */
+static int
+location_lines(struct pprof *pp, struct pd_syms *sy,
+    const struct pd_symres *r, struct location *l)
+{
+	const struct pd_srcframe *sf;
+	struct mapping *mp = l->map != 0 ? &pp->maps[l->map - 1] : NULL;
+	uint32_t name, fn;
+	size_t n, j;
+
+	l->line = l->loff = l->nl = 0;
+	if (r->file == NULL || (n = pd_syms_inline(sy, r, &sf)) == 0)
+		return 0;
+	l->line = sf[n - 1].line;
+	if (function_file(pp, l->func, sf[n - 1].file) < 0)
+		return -1;
+	if (mp != NULL && l->line != 0)
+		mp->lines = 1;
+	if (!pp->inl || n == 1)
+		return 0;
+	l->loff = (uint32_t)pp->nlines;
+	for (j = 0; j + 1 < n; j++) {
+		if (tab_grow(&pp->lines, &pp->linecap, pp->nlines,
+		    sizeof(*pp->lines)) < 0 || str(pp, sf[j].name != NULL ? sf[j].name : "[unknown]",
+		    &name) < 0 || function_of(pp, name, name, &fn) < 0 ||
+		    function_file(pp, fn, sf[j].file) < 0)
+			return -1;
+		pp->lines[pp->nlines].func = fn;
+		pp->lines[pp->nlines++].line = sf[j].line;
+	}
+	l->nl = (uint32_t)(n - 1);
+	if (mp != NULL)
+		mp->inl = 1;
+	return 0;
 }
 
 /*
@@ -459,6 +531,8 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 	l->addr = addr;
 	l->map = map;
 	l->func = fn;
+	if (location_lines(pp, sy, &r, l) < 0)
+		return -1;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
 	pp->lidx.n++;
@@ -493,6 +567,7 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	l->addr = 0;
 	l->map = 0;
 	l->func = fn;
+	l->line = l->loff = l->nl = 0;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
 	pp->lidx.n++;
@@ -714,7 +789,7 @@ write_samples(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l,
 static int
 write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < pp->nmaps; i++) {
 		const struct mapping *mp = &pp->maps[i];
@@ -727,6 +802,9 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		pb_uint(m, 5, mp->file);
 		pb_uint(m, 6, mp->bid);
 		pb_uint(m, 7, mp->symbols);
+		pb_uint(m, 8, mp->lines);
+		pb_uint(m, 9, mp->lines);
+		pb_uint(m, 10, mp->inl);
 		if (pb_gz_field(g, 3, m) < 0)
 			return -1;
 	}
@@ -737,8 +815,15 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		pb_uint(m, 1, i + 1);
 		pb_uint(m, 2, lc->map);
 		pb_uint(m, 3, lc->addr);
+		for (j = lc->loff; j < lc->loff + lc->nl; j++) {
+			pb_reset(l);
+			pb_uint(l, 1, pp->lines[j].func + 1);
+			pb_uint(l, 2, pp->lines[j].line);
+			pb_bytes(m, 4, l->p, l->n);
+		}
 		pb_reset(l);
 		pb_uint(l, 1, lc->func + 1);
+		pb_uint(l, 2, lc->line);
 		pb_bytes(m, 4, l->p, l->n);
 		if (pb_gz_field(g, 4, m) < 0)
 			return -1;
@@ -748,6 +833,7 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		pb_uint(m, 1, i + 1);
 		pb_uint(m, 2, pp->funcs[i].name);
 		pb_uint(m, 3, pp->funcs[i].sysname);
+		pb_uint(m, 4, pp->funcs[i].file);
 		if (pb_gz_field(g, 5, m) < 0)
 			return -1;
 	}

@@ -24,6 +24,12 @@ struct pprof	*pprof_new(void);		/* NULL: out of memory */
 void		 pprof_free(struct pprof *);
 
 /*
+ * --inline: the functions inlined at a location (from debug info) as
+ * Lines of their own before its function's, innermost first.
+ */
+void		 pprof_set_inline(struct pprof *, int on);
+
+/*
  * Starts an input, whose attrs are el (read again at its end: a pipe
  * stream's come as it goes). 0, or -1 when out of memory.
  */

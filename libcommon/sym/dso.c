@@ -5,7 +5,8 @@
  * in it: libdwfl opens it (and finds separate debuginfo under the debug
  * dir by build id or debuglink, or from debuginfod), its .symtab (else
  * .dynsym) becomes a symtab (symtab.h), and the Dwfl is ended again, so
- * no file stays open.
+ * no file stays open; only a view that shows source lines or inlined
+ * functions opens a file's DWARF again, and keeps it (pd_dso_dwarf).
  */
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
@@ -41,6 +42,9 @@ dso_free(struct dso *d)
 		pd_symtab_free(&d->st);
 		free(d->loads);
 	}
+	if (d->dwfl != NULL)
+		dwfl_end(d->dwfl);
+	free(d->file);
 	free(d->name_buf);
 	free(d->path);
 	free(d);
@@ -1159,6 +1163,66 @@ out:
 	dwfl_end(dwfl);
 }
 
+struct Dwfl_Module *
+pd_dso_dwarf(struct pd_syms *sy, struct dso *d)
+{
+	Dwfl_Callbacks *cb = sy->dwcb;
+	const char *file, *why;
+	Dwfl_Module *mod;
+	struct stat st;
+	void **ud;
+	int fd;
+
+	if (d->shares != NULL)
+		d = d->shares;
+	if (d->dwtried)
+		return d->dwmod;
+	d->dwtried = 1;
+	/* Only a file whose symbols were read: the same file, checked. */
+	if (d->kind != DSO_FILE || d->wrong || d->st.n == 0)
+		return NULL;
+	if (sy->ndwfl >= PD_SYMS_DWFL_MAX) {
+		if (sy->ndwfl++ == PD_SYMS_DWFL_MAX)
+			pd_syms_note(sy, "debug info of more than %d files is "
+			    "not read: their source lines and inlined "
+			    "functions are not shown", PD_SYMS_DWFL_MAX);
+		return NULL;
+	}
+	/* The Dwfl keeps a pointer to its callbacks: one set for all. */
+	if (cb == NULL) {
+		if ((cb = calloc(1, sizeof(*cb))) == NULL)
+			return NULL;
+		cb->find_elf = dwfl_build_id_find_elf;
+		cb->find_debuginfo = find_debuginfo;
+		cb->section_address = dwfl_offline_section_address;
+		cb->debuginfo_path = &sy->debug_path;
+		sy->dwcb = cb;
+	}
+	file = d->file != NULL ? d->file : d->path;
+	if ((fd = pd_syms_open(file, PD_SYMS_ELF_MAX, &st, &why)) < 0)
+		return NULL;
+	if ((d->dwfl = dwfl_begin(cb)) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	/* On success libdwfl owns fd. */
+	if ((mod = dwfl_report_elf(d->dwfl, d->path, file, fd, 0,
+	    false)) == NULL)
+		close(fd);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (mod == NULL || dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL,
+	    NULL, NULL) == NULL) {
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		return NULL;
+	}
+	*ud = sy;
+	if (dfd_on(sy))
+		dfd_hook(d->dwfl);
+	sy->ndwfl++;
+	return d->dwmod = mod;
+}
+
 /*
  * The vdso: when the stream is from this host, our own vdso is the one
  * the recorded processes had (perf uses its own image the same way).
@@ -1264,7 +1328,7 @@ pd_dso_load(struct pd_syms *sy, struct dso *d)
 	if (d->kind == DSO_FILE) {
 		file = dso_locate(sy, d);
 		load_elf(sy, d, file != NULL ? file : d->path);
-		free(file);
+		d->file = file;		/* its DWARF is read from it too */
 		sy->looked[0] = '\0';
 	}
 	if (d->kind == DSO_VDSO)

@@ -231,6 +231,7 @@ struct pd_fold {
 	size_t			 ncids, cids_cap;
 	char			*event;
 	uint64_t		 left_out;
+	struct pd_syms		*inl;		/* inlined functions from */
 	uint32_t		 ids[IDS_MAX];
 	char			 buf[FRAME_BUF];
 };
@@ -268,6 +269,13 @@ pd_fold_forget(struct pd_fold *f)
 	f->ncids = 0;
 	/* Generations start again with a new pd_syms. */
 	memset(f->acache, 0, sizeof(f->acache));
+	f->inl = NULL;		/* that pd_syms goes: set again for the next */
+}
+
+void
+pd_fold_set_inline(struct pd_fold *f, struct pd_syms *sy)
+{
+	f->inl = sy;
 }
 
 struct pd_stacks *
@@ -374,6 +382,33 @@ frame_ids(struct pd_fold *f, const char *name, const char *dso, int java,
 }
 
 /*
+ * The functions inlined at a resolved frame, outermost first, after its
+ * own names (the function it is in) at f->ids[*k]: named as frames of
+ * its dso. Returns the count of frames added (0: nothing inlined), or
+ * -1 when out of memory.
+ */
+static int
+inline_ids(struct pd_fold *f, const struct pd_symres *r, int java, size_t *k)
+{
+	const struct pd_srcframe *sf;
+	const uint32_t *fid;
+	size_t n, m, j;
+
+	if (f->inl == NULL || r->file == NULL ||
+	    (n = pd_syms_inline(f->inl, r, &sf)) <= 1)
+		return 0;
+	for (j = n - 1; j-- > 0;) {
+		if (frame_ids(f, sf[j].name, r->dso, java, &fid, &m) < 0)
+			return -1;
+		if (m > IDS_MAX - *k)
+			m = IDS_MAX - *k;
+		while (m-- > 0)
+			f->ids[(*k)++] = *fid++;
+	}
+	return (int)n - 1;
+}
+
+/*
  * The event filter and the comm, the stack's first frame: 1 and *java,
  * 0 when the sample is left out, -1 when out of memory.
  */
@@ -429,6 +464,8 @@ pd_fold_add(struct pd_fold *f, const char *event, const char *comm,
 		/* Mostly one id: a loop beats a call to memcpy. */
 		while (m-- > 0)
 			f->ids[k++] = *fid++;
+		if (inline_ids(f, &syms[i], java, &k) < 0)
+			return -1;
 	}
 	if (pd_stacks_add(f->st, f->ids, k, 1, period) < 0)
 		return -1;
@@ -490,6 +527,20 @@ pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
 			if (frame_ids(f, r.name, r.dso != NULL ? r.dso :
 			    "[unknown]", java, &fid, &m) < 0)
 				return -1;
+			/*
+			 * With inlined functions: the frames straight into
+			 * the stack, not cached here (the symbolizer
+			 * caches each address's).
+			 */
+			if (r.file != NULL && f->inl != NULL) {
+				if (m > IDS_MAX - k)
+					m = IDS_MAX - k;
+				while (m-- > 0)
+					f->ids[k++] = *fid++;
+				if (inline_ids(f, &r, java, &k) < 0)
+					return -1;
+				continue;
+			}
 			if (g != 0 && !java) {
 				a->addr = fr->addr;
 				a->gen = g;

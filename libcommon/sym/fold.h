@@ -94,6 +94,15 @@ int	pd_fold_stack_frames(struct pd_fold *, struct pd_syms *sy,
 	    const struct pd_frame *frames, size_t n, const uint32_t **ids,
 	    size_t *nids);
 
+/*
+ * With sy (not owned; NULL: off), each user frame is followed by the
+ * functions inlined at its address (pd_syms_inline), outermost first,
+ * as frames of their own named like the function's: the stack goes
+ * work;churn;mix where mix was inlined into churn, churn into work.
+ * pd_fold_forget turns it off again (its pd_syms is going).
+ */
+void	pd_fold_set_inline(struct pd_fold *, struct pd_syms *sy);
+
 /* Forgets the string addresses seen so far; the stacks stay. */
 void	pd_fold_forget(struct pd_fold *);
 

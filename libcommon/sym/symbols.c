@@ -97,7 +97,9 @@ pd_syms_free(struct pd_syms *sy)
 	if (sy == NULL)
 		return;
 	pd_syms_procs_free(sy);
+	pd_srcache_free(sy);
 	pd_dsos_free(sy);
+	free(sy->dwcb);		/* after the Dwfls that use it */
 	pd_symtab_free(&sy->ksyms);
 	for (i = 0; i < sy->nnotes; i++)
 		free(sy->notes[i]);
@@ -158,6 +160,8 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	r->dso_plain = 1;
 	r->kernel = 0;
 	r->rel = addr;
+	r->file = NULL;
+	r->va = 0;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		r->kernel = 1;
 		if (pd_syms_find_map(sy, pid, 1, addr, &m, &d) < 0) {
@@ -202,6 +206,10 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		r->name = pd_symtab_name(&d->st, s);
 		r->raw = pd_symtab_raw(&d->st, s);
 		r->off = va - s->start;
+		if (d->kind == DSO_FILE) {
+			r->file = d;
+			r->va = va;
+		}
 	} else
 		stripped(sy, d);
 }

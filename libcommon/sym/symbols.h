@@ -125,10 +125,41 @@ struct pd_symres {
 	uint64_t	 rel;		/* addr in the dso's terms (map start
 					   -> pgoff; addr without a map), as
 					   perf report shows unresolved ones */
+	const void	*file;		/* the ELF file of a user address,
+					   for pd_syms_inline(); or NULL */
+	uint64_t	 va;		/* addr as the file's own address */
 };
 
 void	pd_syms_resolve(struct pd_syms *, uint32_t pid, uint8_t cpumode,
 	    uint64_t addr, struct pd_symres *);
+
+/*
+ * Source lines and inlined functions of a resolved user address (r from
+ * pd_syms_resolve, any time later), from the DWARF of its file or of
+ * the file's separate debug info (found as its symbols were: build-id
+ * cache, debug dir, debuginfod). Nothing is read until the first call
+ * for a file; each address is looked up once (cached).
+ *
+ * Returns n and *out: out[0] the innermost function inlined at the
+ * address, ..., out[n - 1] the function the code is in, as DWARF names
+ * them (linkage names demangled as symbols are); each with the source
+ * line in it: out[0] the address's, out[i] where out[i - 1] was
+ * inlined (its call site). n 1: nothing inlined there. 0: no debug
+ * info for the address (a kernel one, a file without DWARF). *out is
+ * valid until the next call; its strings live as long as the pd_syms.
+ */
+struct pd_srcframe {
+	const char	*name;		/* NULL: DWARF names none */
+	const char	*file;		/* source file as DWARF says it, or
+					   NULL (line 0): unknown */
+	uint32_t	 line;
+};
+
+size_t	pd_syms_inline(struct pd_syms *, const struct pd_symres *r,
+	    const struct pd_srcframe **out);
+
+/* The part of a source path perf's srcline prints: its last name. */
+const char	*pd_srcframe_base(const struct pd_srcframe *);
 
 /*
  * The map an address of a process falls in at this time, as an export

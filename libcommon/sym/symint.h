@@ -50,6 +50,12 @@ struct dso {
 	struct load	*loads;
 	size_t		 nloads;
 	struct dso	*shares;	/* st and loads are this one's */
+	char		*file;		/* the file read when not path (build-id
+					   cache, debuginfod, vdso), or NULL */
+	struct Dwfl	*dwfl;		/* its DWARF, opened on the first
+					   pd_syms_inline() that needs it */
+	struct Dwfl_Module *dwmod;
+	int		 dwtried;	/* 1: dwfl opened or refused */
 	uint64_t	 fdev, fino;	/* the file read, when it owns st */
 	struct dso	*next;		/* hash chain */
 	struct dso	*fnext;		/* chain by fdev and fino */
@@ -172,6 +178,11 @@ struct pd_syms {
 	unsigned	 notes_dropped;
 	int		 notes_more;	/* say notes_dropped: input ended */
 	unsigned	 nstripped;	/* files said to have no symtab */
+
+	struct srcache	*src;		/* pd_syms_inline()'s, or NULL */
+	void		*dwcb;		/* the Dwfl_Callbacks those Dwfls
+					   keep a pointer to, or NULL */
+	unsigned	 ndwfl;		/* files whose DWARF is open */
 };
 
 /* procs.c */
@@ -196,6 +207,15 @@ void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
 		    const unsigned char *bid, size_t bidlen);
 int		 pd_syms_bid_add(struct pd_syms *, const char *path,
 		    size_t len, const unsigned char *bid, size_t bidlen);
+/*
+ * The DWARF of a dso's file (libdwfl, with the same search for debug
+ * info as its symbols), opened on the first call and kept until the
+ * dso is freed; NULL when it has none or past PD_SYMS_DWFL_MAX files.
+ */
+#define PD_SYMS_DWFL_MAX	64
+struct Dwfl_Module *pd_dso_dwarf(struct pd_syms *, struct dso *);
+/* srcline.c: pd_syms_inline()'s cache freed. */
+void		 pd_srcache_free(struct pd_syms *);
 /* A dso's symbols, loaded on its first address; every dso freed. */
 void		 pd_dso_load(struct pd_syms *, struct dso *);
 void		 pd_dsos_free(struct pd_syms *);

@@ -15,7 +15,7 @@ ld.lld -shared --build-id --eh-frame-hdr -o libarm.so arm.o ||
 lib=$(pwd)/libarm.so
 mk() { python3 "$PD_TOP/tests/cli/unwind/mkarm.py" libarm.so "$@"; }
 frames() {
-	pddump --unwind -t SAMPLE "$1" > "$1.txt" 2> "$1.err" ||
+	pddump --unwind --no-inline -t SAMPLE "$1" > "$1.txt" 2> "$1.err" ||
 		fail "pddump --unwind $1: $(cat "$1.err")"
 	sed -n 's/^    0x[0-9a-f]* //p' "$1.txt" | tr '\n' ';'
 }
@@ -36,7 +36,7 @@ mk aarch64 40 > cut.data || fail "mkarm.py"
 	fail "dyn_size 40: $(frames cut.data)"
 
 # The JSON form carries the same frames.
-pddump --unwind --json -t SAMPLE named.data > named.json ||
+pddump --unwind --no-inline --json -t SAMPLE named.data > named.json ||
 	fail "pddump --unwind --json"
 grep -q '"callchain":\[{"addr":"0x7f0000010468","sym":"c","symoff":4,' \
     named.json || fail "json: $(cat named.json)"

@@ -22,7 +22,7 @@ for f in dwarf.pipe.data \
     foreign/simpleperf/perf_with_arm_regs.data; do
 	corpus_have "$C/$f" || continue
 	o=$(echo "$f" | tr / _)
-	pddump --unwind -t SAMPLE "$C/$f" > "$o.txt" 2> "$o.err"
+	pddump --unwind --no-inline -t SAMPLE "$C/$f" > "$o.txt" 2> "$o.err"
 	rc=$?
 	[ "$rc" -le 1 ] || fail "$f: exit $rc: $(tail -n 3 "$o.err")"
 	grep -q "Sanitizer\|runtime error" "$o.err" &&
@@ -55,7 +55,7 @@ if grep -qi "build id" dwarf.pipe.data.err; then
 fi
 perf script --no-inline --ns -F time,ip,sym,symoff,dso -i - \
     < "$C/dwarf.pipe.data" > perf.txt 2> perf.err || exit 0
-pdsort < "$C/dwarf.pipe.data" | pddump --unwind -t SAMPLE > sorted.txt ||
+pdsort < "$C/dwarf.pipe.data" | pddump --unwind --no-inline -t SAMPLE > sorted.txt ||
 	fail "pdsort | pddump --unwind"
 python3 "$PD_TOP/tests/cli/unwind/cmpunwind.py" perf.txt sorted.txt 0 \
     > cmp.txt || fail "dwarf.pipe.data: $(cat cmp.txt)"

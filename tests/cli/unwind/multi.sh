@@ -14,7 +14,7 @@ build_prog
 perf record -q -F 1000 --call-graph dwarf -o - -- \
     sh -c './prog 0.1; ./prog 0.1; exec ./prog 0.1' > multi.data 2> rec.err ||
 	skip "perf record failed: $(tail -n 1 rec.err)"
-pdsort < multi.data | pddump --unwind -t SAMPLE > ours.txt 2> ours.err ||
+pdsort < multi.data | pddump --unwind --no-inline -t SAMPLE > ours.txt 2> ours.err ||
 	fail "pddump --unwind: $(cat ours.err)"
 python3 - ours.txt <<'PY' || fail "$(cat check.txt)"
 import re, sys
