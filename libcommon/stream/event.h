@@ -359,6 +359,20 @@ size_t	pd_record_compressed_head(void *p, uint32_t type, size_t data_size,
 void	pd_record_id_offsets(const struct pd_rec *,
 	    void (*fn)(void *ctx, size_t off), void *ctx);
 
+/*
+ * The record offsets of the process and thread ids that the fixed fields
+ * of a record name, for tools that rewrite them in place (pdsort keeping
+ * hosts apart): pid and tid of MMAP, MMAP2, COMM, READ, ITRACE_START,
+ * NAMESPACES and AUXTRACE_ERROR, pid, ppid, tid and ptid of FORK and
+ * EXIT, next_prev_pid and _tid of SWITCH_CPU_WIDE, AUXTRACE's tid, the
+ * tid of each ID_INDEX entry (u32 each), and each THREAD_MAP entry's pid
+ * (a u64). SAMPLEs and sample_id_all trailers are sample.h's;
+ * HEADER_BUILD_ID's pid names a machine, not a process. Calls
+ * fn(ctx, offset, width) for each field the record holds.
+ */
+void	pd_record_pid_offsets(const struct pd_rec *,
+	    void (*fn)(void *ctx, size_t off, unsigned width), void *ctx);
+
 /* ---- field tables ----------------------------------------------------- */
 
 /*
