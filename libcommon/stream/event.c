@@ -362,6 +362,12 @@ pd_record_header_attr_parse(const struct pd_rec *rec,
 	return 0;
 }
 
+size_t
+pd_record_header_attr_ids_max(size_t attr_size)
+{
+	return (PD_REC_MAX - ATTR_ATTR - PD_ALIGN8(attr_size)) / 8;
+}
+
 int
 pd_record_header_build_id_parse(const struct pd_rec *rec,
     struct pd_record_header_build_id *b)
