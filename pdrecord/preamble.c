@@ -52,11 +52,8 @@ preamble(int argc, char **argv, pid_t child)
 		pd_die_nomem();
 	for (i = 0; i < nevs; i++) {
 		if (pd_synth_attr(&b, &evs[i].attr, evs[i].ids,
-		    evs[i].nids) < 0) {
-			pd_warnx("%s: too many sample ids for one record",
-			    evs[i].spec.name);
-			goto out;
-		}
+		    evs[i].nids) < 0)
+			pd_die_nomem();
 		sev[i].attr = &evs[i].attr;
 		sev[i].name = evs[i].spec.name;
 		sev[i].ids = evs[i].ids;

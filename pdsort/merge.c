@@ -37,6 +37,7 @@ struct src {
 	int64_t			 offset;	/* added to its times */
 	int			 pending;	/* rec is read, not yet handled */
 	int			 done;
+	unsigned		 host;		/* its host's number, 0 first */
 	struct pd_rec		 rec;
 	char			 suffix[140];	/* "@host" */
 	unsigned char		 buf[PD_REC_MAX + 1]; /* a record re-timed */
@@ -211,6 +212,40 @@ wall_zero(const struct src *s)
 }
 
 /*
+ * Each host's pids apart: the k-th host (in the order of the inputs,
+ * the first one 0) gets k * PID_HOST_STEP added to its pids and tids,
+ * above any pid_max (PID_MAX_LIMIT is 2^22), so that the same pid on two
+ * hosts is two processes in the output, and a positive int32 still.
+ */
+#define PID_HOST_STEP	(UINT32_C(1) << 22)
+#define PID_HOSTS_MAX	512
+
+static int
+hosts_apart(struct merge *m)
+{
+	unsigned i, k, hosts = 0;
+	const char *h;
+
+	for (i = 0; i < m->n; i++) {
+		h = host_of(&m->src[i]);
+		for (k = 0; k < i; k++)
+			if (strcmp(host_of(&m->src[k]), h) == 0)
+				break;
+		if (k < i) {
+			m->src[i].host = m->src[k].host;
+		} else if ((m->src[i].host = hosts++) >= PID_HOSTS_MAX) {
+			pd_warnx("%s: more than %d hosts: their pids cannot "
+			    "be kept apart", pd_reader_name(m->src[i].rd),
+			    PID_HOSTS_MAX);
+			return M_BAD;
+		}
+		pd_join_set_pid_base(m->join, i,
+		    m->src[i].host * PID_HOST_STEP);
+	}
+	return M_OK;
+}
+
+/*
  * Every input onto the first input's clock (the merged axis): the same
  * clock on the same host needs nothing; another clock or host needs
  * both inputs' CLOCK_DATA, or an offset given by hand. Then the
@@ -283,7 +318,7 @@ merge_clocks(struct merge *m, const struct clock_offset *off, unsigned noff)
 		if (pd_join_names(m->join, i, s->rd) == -3)
 			die_write(m);
 	}
-	return M_OK;
+	return hosts_apart(m);
 }
 
 /* The open input whose round limit is lowest, or -1 when all ended. */

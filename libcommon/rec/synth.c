@@ -125,15 +125,20 @@ int
 pd_synth_attr(struct pd_synth *b, const struct perf_event_attr *attr,
     const uint64_t *ids, size_t nids)
 {
-	size_t asz = PD_ALIGN8(attr->size), size = 8 + asz + 8 * nids;
+	size_t asz = PD_ALIGN8(attr->size), n, done = 0;
+	size_t max = pd_record_header_attr_ids_max(attr->size);
 
-	if (size > PD_REC_MAX)
-		return errno = E2BIG, -1;
-	if (put_hdr(b, PD_RECORD_HEADER_ATTR, 0, size) < 0 ||
-	    pd_synth_put(b, attr, attr->size) < 0 ||
-	    pd_synth_put(b, NULL, asz - attr->size) < 0 ||
-	    pd_synth_put(b, ids, 8 * nids) < 0)
-		return -1;
+	/* More ids than one record holds: several (event.h). */
+	do {
+		n = nids - done < max ? nids - done : max;
+		if (put_hdr(b, PD_RECORD_HEADER_ATTR, done > 0 ?
+		    PD_RECORD_MISC_ATTR_MORE : 0, 8 + asz + 8 * n) < 0 ||
+		    pd_synth_put(b, attr, attr->size) < 0 ||
+		    pd_synth_put(b, NULL, asz - attr->size) < 0 ||
+		    pd_synth_put(b, ids + done, 8 * n) < 0)
+			return -1;
+		done += n;
+	} while (done < nids);
 	return 0;
 }
 
@@ -276,7 +281,7 @@ pd_synth_features(struct pd_synth *b, int argc, char **argv,
 	char s[1024], exe[PATH_MAX];
 	ssize_t n;
 	long online;
-	int i, max, r = -1;
+	int i, max, all, r = -1;
 	size_t k;
 
 	if (uname(&u) < 0)
@@ -322,16 +327,29 @@ pd_synth_features(struct pd_synth *b, int argc, char **argv,
 	if (pd_synth_feature(b, PD_FEAT_CMDLINE, body.p, body.len) < 0)
 		goto out;
 
-	body.len = 0;
-	if (put_u32(&body, (uint32_t)nevs) < 0 ||
-	    put_u32(&body, nevs ? evs[0].attr->size : 0) < 0)
-		goto out;
-	for (k = 0; k < nevs; k++)
-		if (pd_synth_put(&body, evs[k].attr, evs[k].attr->size) < 0 ||
-		    put_u32(&body, (uint32_t)evs[k].nids) < 0 ||
-		    put_hstr(&body, evs[k].name) < 0 ||
-		    pd_synth_put(&body, evs[k].ids, 8 * evs[k].nids) < 0)
+	/*
+	 * perf names an event from EVENT_DESC by its first id: when all
+	 * of them do not fit one record (more than about 8k), each event
+	 * lists that one.
+	 */
+	for (all = 1; all >= 0; all--) {
+		body.len = 0;
+		if (put_u32(&body, (uint32_t)nevs) < 0 ||
+		    put_u32(&body, nevs ? evs[0].attr->size : 0) < 0)
 			goto out;
+		for (k = 0; k < nevs; k++) {
+			size_t nids = all || evs[k].nids == 0 ? evs[k].nids : 1;
+
+			if (pd_synth_put(&body, evs[k].attr,
+			    evs[k].attr->size) < 0 ||
+			    put_u32(&body, (uint32_t)nids) < 0 ||
+			    put_hstr(&body, evs[k].name) < 0 ||
+			    pd_synth_put(&body, evs[k].ids, 8 * nids) < 0)
+				goto out;
+		}
+		if (body.len <= PD_REC_MAX - PD_RECORD_FEATURE_HEAD)
+			break;
+	}
 	if (pd_synth_feature(b, PD_FEAT_EVENT_DESC, body.p, body.len) < 0)
 		goto out;
 	r = 0;

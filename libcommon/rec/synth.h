@@ -35,7 +35,10 @@ struct pd_synth {
 int	pd_synth_put(struct pd_synth *, const void *p, size_t n);
 void	pd_synth_free(struct pd_synth *);
 
-/* HEADER_ATTR: the attr (attr->size bytes) and its sample ids. 0/-1. */
+/*
+ * HEADER_ATTR: the attr (attr->size bytes) and its sample ids, in
+ * several records when one cannot hold them (event.h). 0/-1.
+ */
 int	pd_synth_attr(struct pd_synth *, const struct perf_event_attr *attr,
 	    const uint64_t *ids, size_t nids);
 

@@ -28,6 +28,9 @@ enum {
 	THROTTLE_ID = 16, THROTTLE_END = 24,
 	SWITCH_PID = 8, SWITCH_TID = 12, SWITCH_END = 16,
 	READ_PID = 8, READ_TID = 12, READ_VALUES = 16,
+	AUXTRACE_TID = 36, AUXTRACE_END = 48,
+	AUXERR_PID = 20, AUXERR_TID = 24,
+	TMAP_NR = 8, TMAP_ENTRIES = 16, TMAP_ENTRY = 24,
 
 	ATTR_ATTR = 8,
 	BID_PID = 8, BID_ID = 12, BID_SIZE = 32, BID_FILENAME = 36,
@@ -359,6 +362,12 @@ pd_record_header_attr_parse(const struct pd_rec *rec,
 	return 0;
 }
 
+size_t
+pd_record_header_attr_ids_max(size_t attr_size)
+{
+	return (PD_REC_MAX - ATTR_ATTR - PD_ALIGN8(attr_size)) / 8;
+}
+
 int
 pd_record_header_build_id_parse(const struct pd_rec *rec,
     struct pd_record_header_build_id *b)
@@ -663,6 +672,63 @@ pd_record_id_offsets(const struct pd_rec *rec,
 	case PERF_RECORD_UNTHROTTLE:
 		if (rec->size >= THROTTLE_END)
 			fn(ctx, THROTTLE_ID);
+		break;
+	}
+}
+
+void
+pd_record_pid_offsets(const struct pd_rec *rec,
+    void (*fn)(void *ctx, size_t off, unsigned width), void *ctx)
+{
+	struct pd_record_id_index x;
+	uint64_t i, nr;
+
+	switch (rec->type) {
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (rec->size >= FORK_TIME) {
+			fn(ctx, FORK_PID, 4);
+			fn(ctx, FORK_PPID, 4);
+			fn(ctx, FORK_TID, 4);
+			fn(ctx, FORK_PTID, 4);
+		}
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_READ:
+	case PERF_RECORD_ITRACE_START:
+	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* pid and tid first in each (COMM_PID, MMAP_PID, SWITCH_PID) */
+		if (rec->size >= COMM_TID + 4) {
+			fn(ctx, COMM_PID, 4);
+			fn(ctx, COMM_TID, 4);
+		}
+		break;
+	case PD_RECORD_AUXTRACE:
+		if (rec->size >= AUXTRACE_END)
+			fn(ctx, AUXTRACE_TID, 4);
+		break;
+	case PD_RECORD_AUXTRACE_ERROR:
+		if (rec->size >= AUXERR_TID + 4) {
+			fn(ctx, AUXERR_PID, 4);
+			fn(ctx, AUXERR_TID, 4);
+		}
+		break;
+	case PD_RECORD_ID_INDEX:
+		if (pd_record_id_index_parse(rec, &x) == 0)
+			for (i = 0; i < x.fit; i++)
+				fn(ctx, IDX_ENTRIES + IDX_ENTRY * i + IDX_E_TID,
+				    4);
+		break;
+	case PD_RECORD_THREAD_MAP:
+		if (rec->size < TMAP_ENTRIES)
+			break;
+		nr = get64(rec, TMAP_NR);
+		for (i = 0; i < nr && i < (uint64_t)(rec->size - TMAP_ENTRIES) /
+		    TMAP_ENTRY; i++)
+			fn(ctx, TMAP_ENTRIES + TMAP_ENTRY * i, 8);
 		break;
 	}
 }

@@ -196,6 +196,20 @@ int	pd_record_header_attr_parse(const struct pd_rec *,
 	    struct pd_record_header_attr *);
 
 /*
+ * How many ids one HEADER_ATTR holds after an attr of attr_size bytes:
+ * about 8170 for perf 6.1's 128-byte attr, as header.size is a u16.
+ * perf writes an event with more (CPUs x threads) as one record whose
+ * size wraps, which no reader can follow. pdtools writes such an event
+ * as several HEADER_ATTR records, each with the same attr and the next
+ * ids, the first one full; every one after the first has
+ * PD_RECORD_MISC_ATTR_MORE in misc. perf 6.1 ignores misc there and
+ * reads each record as an event of its own, with the same attr, so it
+ * finds every sample's event by its id; pdtools' readers add the ids to
+ * the event before (evlist.h), so that the records make one event.
+ */
+size_t	pd_record_header_attr_ids_max(size_t attr_size);
+
+/*
  * HEADER_BUILD_ID: pid (-1 for the kernel), the build id and the path.
  * With PD_RECORD_MISC_BUILD_ID_SIZE in misc the record says the id's
  * size; without, build_id_size is 20 (perf pads shorter ids with zeros).
@@ -358,6 +372,20 @@ size_t	pd_record_compressed_head(void *p, uint32_t type, size_t data_size,
  */
 void	pd_record_id_offsets(const struct pd_rec *,
 	    void (*fn)(void *ctx, size_t off), void *ctx);
+
+/*
+ * The record offsets of the process and thread ids that the fixed fields
+ * of a record name, for tools that rewrite them in place (pdsort keeping
+ * hosts apart): pid and tid of MMAP, MMAP2, COMM, READ, ITRACE_START,
+ * NAMESPACES and AUXTRACE_ERROR, pid, ppid, tid and ptid of FORK and
+ * EXIT, next_prev_pid and _tid of SWITCH_CPU_WIDE, AUXTRACE's tid, the
+ * tid of each ID_INDEX entry (u32 each), and each THREAD_MAP entry's pid
+ * (a u64). SAMPLEs and sample_id_all trailers are sample.h's;
+ * HEADER_BUILD_ID's pid names a machine, not a process. Calls
+ * fn(ctx, offset, width) for each field the record holds.
+ */
+void	pd_record_pid_offsets(const struct pd_rec *,
+	    void (*fn)(void *ctx, size_t off, unsigned width), void *ctx);
 
 /* ---- field tables ----------------------------------------------------- */
 

@@ -19,6 +19,7 @@
 #include "libcommon/stream/idmap.h"
 #include "libcommon/stream/ids.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/pids.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/tracefmt.h"
@@ -33,6 +34,7 @@ struct join_in {
 	struct pd_idmap	 map;		/* this input's id -> new id */
 	struct pd_idmap	 evids;		/* this input's event -> its id */
 	const char	*suffix;	/* event names get it, or NULL */
+	uint32_t	 pid_base;	/* added to its pids and tids */
 };
 
 struct pd_join {
@@ -97,6 +99,12 @@ void
 pd_join_set_suffix(struct pd_join *j, unsigned in, const char *suffix)
 {
 	j->in[in].suffix = suffix;
+}
+
+void
+pd_join_set_pid_base(struct pd_join *j, unsigned in, uint32_t base)
+{
+	j->in[in].pid_base = base;
 }
 
 static uint64_t
@@ -314,7 +322,8 @@ join_bad(struct pd_reader *rd, uint64_t offset, const char *why,
 }
 
 /*
- * Renumbers colliding ids, then gives every event PERF_SAMPLE_IDENTIFIER;
+ * Moves the input's pids (by the ids as read), renumbers colliding ids,
+ * then gives every event PERF_SAMPLE_IDENTIFIER;
  * rec then points at the new bytes.
  */
 static int
@@ -326,7 +335,9 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
 	int grew;
 
 	memcpy(j->scratch, rec->data, rec->size);
-	if (pd_ids_map(el, rec, j->scratch, map_id, j, &why) < 0 ||
+	if ((j->in[j->input].pid_base != 0 && pd_pids_shift(el, rec,
+	    j->scratch, j->in[j->input].pid_base, &why) < 0) ||
+	    pd_ids_map(el, rec, j->scratch, map_id, j, &why) < 0 ||
 	    (grew = pd_ids_add_identifier(el, rec, j->scratch, j->grown,
 	    event_id, j, &why)) < 0)
 		return join_bad(rd, rec->offset, why, err);

@@ -42,6 +42,13 @@ void		 pd_join_free(struct pd_join *);
 void	pd_join_set_suffix(struct pd_join *, unsigned in, const char *suffix);
 
 /*
+ * Keeps input `in`'s processes apart from other inputs': `base` is added
+ * to every pid and tid its records name (pids.h says where; 0 and -1
+ * stay). 0, the default: pids as read.
+ */
+void	pd_join_set_pid_base(struct pd_join *, unsigned in, uint32_t base);
+
+/*
  * Puts an EVENT_UPDATE NAME, with the suffix, for every event input
  * `in` has so far (the names its reader knows): once its attrs and
  * features are read, so that it overrides what they named. 0, -2 (no

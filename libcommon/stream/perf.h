@@ -72,6 +72,11 @@ enum pd_user_type {
 
 /* HEADER_BUILD_ID: the id's size byte is valid (perf reuses EXT_RESERVED). */
 #define PD_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+/*
+ * HEADER_ATTR: more ids of the event of the HEADER_ATTR before, for an
+ * event with more ids than one record holds (pdtools' own; event.h).
+ */
+#define PD_RECORD_MISC_ATTR_MORE	(1 << 15)
 
 /* Sample bits; the installed header may predate some of them. */
 #define PD_SAMPLE_WEIGHT_STRUCT		(1ULL << 24)

@@ -82,6 +82,7 @@ struct pd_reader {
 	uint64_t	 attr_size;
 	struct section	 attrs, data;
 	uint64_t	 nattrs, attr_i;
+	uint64_t	 attr_id_i;	/* ids of attr_i already said */
 	uint8_t		 feat_bits[PD_FEAT_BITS / 8];
 	struct section	 feats[PD_FEAT_BITS];
 	unsigned	 feat_i;
@@ -646,10 +647,20 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 			    asz, rec->size);
 		{
 			uint64_t ids[PD_REC_MAX / 8];
+			const struct pd_evsel *last = el->n > 0 ?
+			    &el->evsels[el->n - 1] : NULL;
 
 			for (i = 0; i < a.nids; i++)
 				ids[i] = pd_get_u64(a.ids + 8 * i);
-			if (pd_evlist_add(el, a.attr, asz, ids, a.nids,
+			/* More ids of the event before (event.h). */
+			if ((rec->misc & PD_RECORD_MISC_ATTR_MORE) &&
+			    last != NULL && last->raw_size == asz &&
+			    memcmp(last->raw, a.attr, asz) == 0) {
+				if (pd_evlist_add_ids(el, el->n - 1, ids,
+				    a.nids) < 0)
+					return pd_err_io(&rd->err, ENOMEM,
+					    "malloc");
+			} else if (pd_evlist_add(el, a.attr, asz, ids, a.nids,
 			    &why) < 0)
 				return pd_err_set(&rd->err, rec->offset,
 				    "ATTR: %s", why);
@@ -888,7 +899,8 @@ static int
 next_attr(struct pd_reader *rd, struct pd_rec *rec)
 {
 	uint64_t at = rd->attrs.offset + rd->attr_i * rd->attr_size;
-	size_t alen = rd->attr_size - 16, olen, size, i;
+	size_t alen = rd->attr_size - 16, olen, size, i, n;
+	uint64_t first;
 	unsigned char *p = rd->synth;
 	struct section ids;
 	unsigned char sec[16];
@@ -911,19 +923,30 @@ next_attr(struct pd_reader *rd, struct pd_rec *rec)
 	pd_put_u32(p + PD_REC_HDR_SIZE + PD_ATTR_OFF_SIZE, olen);
 	size = PD_REC_HDR_SIZE + PD_ALIGN8(olen);
 	memset(p + PD_REC_HDR_SIZE + alen, 0, size - PD_REC_HDR_SIZE - alen);
-	if (ids.size % 8 != 0 || ids.size > PD_REC_MAX - size)
+	if (ids.size % 8 != 0)
 		return pd_err_set(&rd->err, at + alen, "attr %" PRIu64 ": %"
-		    PRIu64 " bytes of ids do not fit one record",
+		    PRIu64 " bytes of ids are not whole ids",
 		    rd->attr_i, ids.size);
-	if (pread_all(rd, p + size, ids.size, ids.offset, "attr ids") < 0)
+	/* More ids than one record holds: several records (event.h). */
+	first = rd->attr_id_i;
+	n = ids.size / 8 - first;
+	if (n > pd_record_header_attr_ids_max(olen))
+		n = pd_record_header_attr_ids_max(olen);
+	if (pread_all(rd, p + size, 8 * n, ids.offset + 8 * first,
+	    "attr ids") < 0)
 		return -1;
 	if (rd->swapped)
-		for (i = 0; i < ids.size; i += 8)
+		for (i = 0; i < 8 * n; i += 8)
 			pd_put_u64(p + size + i,
 			    bswap_64(pd_get_u64(p + size + i)));
-	size += ids.size;
-	rd->attr_i++;
-	pd_header_put(p, PD_RECORD_HEADER_ATTR, 0, size, 0);
+	size += 8 * n;
+	rd->attr_id_i += n;
+	if (rd->attr_id_i >= ids.size / 8) {
+		rd->attr_i++;
+		rd->attr_id_i = 0;
+	}
+	pd_header_put(p, PD_RECORD_HEADER_ATTR, first > 0 ?
+	    PD_RECORD_MISC_ATTR_MORE : 0, size, 0);
 	return synth_rec(rd, rec, at);
 }
 

@@ -250,6 +250,43 @@ file_mode(int past_end)
 		fault = attrs_at + 128;
 }
 
+/*
+ * A file-mode perf.data whose one event has n sample ids (one per CPU
+ * and thread, as perf record -p of a process with many threads opens),
+ * more than one pipe-mode HEADER_ATTR holds when n > 8173: a COMM, then
+ * one sample per id, in time order, each from its own thread.
+ */
+static void
+file_ids(unsigned long n)
+{
+	size_t attrs_at, ids_at, data_at, at;
+	unsigned long i;
+
+	fx_bytes(&out, out.be ? "2ELIFREP" : "PERFILE2", 8);
+	fx_u64(&out, 104);
+	fx_u64(&out, 128 + 16);		/* attr_size */
+	fx_zero(&out, 104 - out.len);	/* sections and bitmap, set below */
+	ids_at = out.len;
+	for (i = 0; i < n; i++)
+		fx_u64(&out, 1000 + i);
+	attrs_at = out.len;
+	fx_attr(&out, &std_attr);
+	fx_u64(&out, ids_at);
+	fx_u64(&out, 8 * n);
+	data_at = out.len;
+	at = fx_comm(&out, 0, 42, 42, "mkpipe");
+	fx_trailer(&out, 42, 42, 1000, 1000, 0);
+	fx_rec_end(&out, at);
+	for (i = 0; i < n; i++)
+		fx_rec_end(&out, fx_sample(&out, 2, 0x400100, 42, 42 + i % 1000,
+		    2000 + i, 1000 + i, 0, 1));
+	fx_finished_round(&out);
+	fx_set(&out, 24, attrs_at, 8);
+	fx_set(&out, 32, 144, 8);
+	fx_set(&out, 40, data_at, 8);
+	fx_set(&out, 48, out.len - data_at, 8);
+}
+
 /* Cases for issue 18 findings 1, 2, 10, 12, 13 (hostile streams). */
 
 /*
@@ -1296,7 +1333,7 @@ static const char *const cases[] = {
 	"sample-regs", "sample-stack", "sample-stack-dyn",
 	"sample-stack-dyn-big", "sample-read", "file-mode",
 	"file-section-past-end", "file-attrs-past-end",
-	"file-feature-past-end", "file-ids-past-end",
+	"file-feature-past-end", "file-ids-past-end", "file-ids N",
 	/* issue 18: findings 1, 2, 10, 12, 13 */
 	"tracing-big", "tracing-big-be", "cpumap-hostile", "cpumap-hostile-be",
 	"json-hostile", "tp-overlap", "tp-overlap-be", "zstd-ratio-bomb",
@@ -1493,6 +1530,8 @@ main(int argc, char **argv)
 		file_mode(3);
 	} else if (strcmp(c, "file-ids-past-end") == 0) {
 		file_mode(4);
+	} else if (strcmp(c, "file-ids") == 0 && argc > 2) {
+		file_ids(strtoul(argv[2], NULL, 10));
 	/* issue 18: findings 1, 2, 10, 12, 13 */
 	} else if (strcmp(c, "tracing-big") == 0 ||
 	    strcmp(c, "tracing-big-be") == 0) {

@@ -11,6 +11,8 @@
  *			long recording.
  *   restream repeat N	every SAMPLE N times in place: the same stacks,
  *			N times the samples.
+ *   restream hostname H	the HOSTNAME feature says H: the same recording
+ *			as if made on another host (a merge's bench).
  *
  * Records go out as they came, out-of-band payloads with them; a
  * file-mode or foreign-endian input is refused, as its records would go
@@ -22,6 +24,8 @@
 #include <unistd.h>
 
 #include "libcommon/stream/event.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/writer.h"
@@ -29,7 +33,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: restream rounds K | repeat N\n");
+	fprintf(stderr, "usage: restream rounds K | repeat N | hostname H\n");
 	exit(2);
 }
 
@@ -51,16 +55,25 @@ main(int argc, char **argv)
 	struct pd_rec rec;
 	unsigned char round[8];
 	unsigned long k, n = 0, i;
+	unsigned char body[4 + 64], feat[PD_RECORD_FEATURE_HEAD + 4 + 64];
+	const char *host = NULL;
 	int rounds, r;
 
-	if (argc != 3 || (k = strtoul(argv[2], NULL, 10)) == 0)
+	if (argc != 3)
 		usage();
-	if (strcmp(argv[1], "rounds") == 0)
-		rounds = 1;
-	else if (strcmp(argv[1], "repeat") == 0)
+	if (strcmp(argv[1], "hostname") == 0) {
+		host = argv[2];
 		rounds = 0;
-	else
+		k = 1;
+	} else if ((k = strtoul(argv[2], NULL, 10)) == 0) {
 		usage();
+	} else if (strcmp(argv[1], "rounds") == 0) {
+		rounds = 1;
+	} else if (strcmp(argv[1], "repeat") == 0) {
+		rounds = 0;
+	} else {
+		usage();
+	}
 	if ((rd = pd_reader_fdopen(STDIN_FILENO, "<stdin>", 0, &err)) == NULL) {
 		fprintf(stderr, "restream: %s: %s\n", err.input, err.msg);
 		return 1;
@@ -74,6 +87,15 @@ main(int argc, char **argv)
 		goto write_error;
 	pd_header_put(round, PD_RECORD_FINISHED_ROUND, 0, sizeof(round), 0);
 	while ((r = pd_reader_next(rd, &rec)) == 1) {
+		if (host != NULL && pd_feat_id(&rec) == PD_FEAT_HOSTNAME) {
+			/* perf's string: u32 length, NUL, zeros to 64 */
+			memset(body, 0, sizeof(body));
+			pd_put_u32(body, 64);
+			snprintf((char *)body + 4, 64, "%s", host);
+			pd_record_header_feature_build(feat, sizeof(feat),
+			    PD_FEAT_HOSTNAME, body, sizeof(body), 0);
+			pd_rec_view(&rec, feat);
+		}
 		if ((r = pd_writer_copy(w, rd, &rec)) == -1)
 			fail_read(rd);
 		if (r < 0)

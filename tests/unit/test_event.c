@@ -479,6 +479,90 @@ test_perf_records(void)
 	T(o.n == 0);
 }
 
+/* Each offset and width pd_record_pid_offsets() says, as a list. */
+static void
+add_pid(void *ctx, size_t off, unsigned width)
+{
+	struct offs *o = ctx;
+
+	if (o->n < 8)
+		o->off[o->n] = off * 16 + width;
+	o->n++;
+}
+
+static int
+is_pid_name(const char *name)
+{
+	static const char *const names[] = { "pid", "tid", "ppid", "ptid",
+	    "next_prev_pid", "next_prev_tid" };
+	size_t i;
+
+	for (i = 0; name != NULL && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The pids pd_record_pid_offsets() names are the fields the tables call
+ * pid, tid, ppid, ptid or next_prev_*, at the same places; and those in
+ * ID_INDEX entries and THREAD_MAP, which code lays out.
+ */
+static void
+test_pid_offsets(void)
+{
+	unsigned char buf[256];
+	const struct pd_field *f;
+	struct offs want, o;
+	struct pd_rec r;
+	unsigned t, off;
+
+	for (t = 0; t < PD_RECORD_USER_MAX; t++) {
+		if (pd_record_layouts[t] == NULL)
+			continue;
+		memset(&want, 0, sizeof(want));
+		off = 8;
+		for (f = pd_record_layouts[t]; f->kind != PD_F_END; f++) {
+			if (f->kind > PD_F_BYTES || (f->kind == PD_F_PAD &&
+			    f->size == 0))
+				break;
+			if (f->kind <= PD_F_U64 && is_pid_name(f->name))
+				add_pid(&want, off, f->size);
+			off += f->size;
+		}
+		memset(buf, 0, sizeof(buf));
+		pd_header_put(buf, t, 0, sizeof(buf) - 8 * 8, 0);
+		r = view(buf);
+		memset(&o, 0, sizeof(o));
+		pd_record_pid_offsets(&r, add_pid, &o);
+		if (t == PD_RECORD_ID_INDEX)
+			continue;
+		T(o.n == want.n && memcmp(o.off, want.off,
+		    sizeof(o.off)) == 0);
+		if (o.n != want.n)
+			printf("# type %u: %zu pid fields, the table %zu\n", t,
+			    o.n, want.n);
+	}
+	memset(buf, 0, sizeof(buf));
+	pd_header_put(buf, PD_RECORD_ID_INDEX, 0, 16 + 2 * 32, 0);
+	pd_put_u64(buf + 8, 2);
+	r = view(buf);
+	memset(&o, 0, sizeof(o));
+	pd_record_pid_offsets(&r, add_pid, &o);
+	T(o.n == 2 && o.off[0] == 40 * 16 + 4 && o.off[1] == 72 * 16 + 4);
+	pd_header_put(buf, PD_RECORD_THREAD_MAP, 0, 16 + 2 * 24 + 8, 0);
+	pd_put_u64(buf + 8, 3);			/* says 3, holds 2 */
+	r = view(buf);
+	memset(&o, 0, sizeof(o));
+	pd_record_pid_offsets(&r, add_pid, &o);
+	T(o.n == 2 && o.off[0] == 16 * 16 + 8 && o.off[1] == 40 * 16 + 8);
+	pd_header_put(buf, PERF_RECORD_FORK, 0, 23, 0);	/* too short */
+	r = view(buf);
+	memset(&o, 0, sizeof(o));
+	pd_record_pid_offsets(&r, add_pid, &o);
+	T(o.n == 0);
+}
+
 /* What the walkers rely on in every table. */
 static void
 test_tables(void)
@@ -524,6 +608,7 @@ main(void)
 	test_small();
 	test_perf_records();
 	test_tables();
+	test_pid_offsets();
 	pd_evlist_free(&el);
 	return T_END();
 }

@@ -5,8 +5,9 @@
 # merge holds every record of every input once (per host), in time
 # order on one axis (each host's samples after the previous one's, by
 # time of day), perf script names each sample's comm and host event,
-# perf report --stats counts the sum, and three live pipes merge into
-# the same bytes as the three files. The EXAMPLES of pdsort(1) that
+# perf report --stats counts the sum, three live pipes merge into
+# the same bytes as the three files, and the two namespaced hosts' busy
+# processes, running at once with the same pid, stay two processes. The EXAMPLES of pdsort(1) that
 # merge are run as written.
 . "$PD_TOP/tests/cli/lib.sh"
 . "$PD_TOP/tests/cli/pdrecord/lib.inc"
@@ -51,10 +52,15 @@ cmp -s want.kinds got.kinds ||
 perf script -i all.data -F event,comm,tid,ip,period > all.txt 2> err.txt ||
 	fail "perf script: $(cat err.txt)"
 [ -s err.txt ] && fail "perf script warned: $(head -3 err.txt)"
+# Host k's pids and tids are moved by k * 2^22 (0, the idle task, stays).
+k=0
 for h in hostA hostB hostC; do
 	tag=$h; [ $h = hostC ] && tag=$me
 	perf script -i $h.data -F event,comm,tid,ip,period 2>/dev/null |
-	    sed "s/\([^ ]*\): /\1@$tag: /" | tr -s ' ' | sed 's/^ //' | sort > want.$h
+	    sed "s/\([^ ]*\): /\1@$tag: /" | tr -s ' ' | sed 's/^ //' |
+	    awk -v off=$((k * 4194304)) '$2 > 0 { $2 += off } { print }' |
+	    sort > want.$h
+	k=$((k + 1))
 	[ -s want.$h ] || fail "$h: no samples recorded"
 	grep "@$tag:" all.txt | tr -s ' ' | sed 's/^ //' | sort > got.$h
 	cmp -s want.$h got.$h || fail "$h: samples differ: $(diff want.$h got.$h | head -5)"
@@ -97,6 +103,24 @@ pdsort la.data lb.data lc.data > files.data || fail "files merge"
 cmp -s live.data files.data || fail "live merge differs from the files'"
 [ "$(perf script -i live.data -F event 2>/dev/null | sort -u | wc -l)" = 3 ] ||
 	fail "live merge: not three hosts' events"
+
+# Hosts apart: hostA's and hostB's busy ran at once with the same pid
+# (their namespaces' numbering); merged, they are two processes, and
+# each sample has its own host's comm.
+tids() { perf script -i "$1" -F comm,tid 2>/dev/null | awk '$1 ~ /^busy/ { print $2 }' | sort -u; }
+[ -n "$(tids la.data)" ] && [ "$(tids la.data)" = "$(tids lb.data)" ] ||
+	fail "the namespaces' pids do not collide: $(tids la.data) vs $(tids lb.data)"
+perf script -i live.data -F comm,tid,event 2>/dev/null > live.txt
+for h in A B C; do
+	t=host$h; [ $h = C ] && t=$me
+	grep "@$t:" live.txt | awk '{ print $1, $2 }' | sort -u > comm.$h
+	[ "$(awk '{ print $1 }' comm.$h | sort -u)" = "busy$h" ] ||
+		fail "live merge: host$h's samples under comms $(cat comm.$h)"
+done
+[ "$(awk '{ print $2 }' comm.A)" != "$(awk '{ print $2 }' comm.B)" ] ||
+	fail "live merge: hostA's and hostB's busy share pid $(cat comm.A)"
+[ "$(awk '{ print $2 - 4194304 }' comm.B)" = "$(tids lb.data)" ] ||
+	fail "live merge: hostB's pid $(cat comm.B) is not its own + 2^22"
 
 # The second example, as written (bash: process substitution).
 bash -o pipefail -c 'pdsort <(pdrecord -F 99 -- ./busy) <(pdrecord -F 99 -- ./busy) |

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every place a record names a process or thread, so that a tool can
+ * move one stream's pids apart from another's (pdsort merging hosts,
+ * whose pid spaces overlap).
+ */
+#ifndef PD_PIDS_H
+#define PD_PIDS_H
+
+#include <stdint.h>
+
+struct pd_evlist;
+struct pd_rec;
+
+/*
+ * Adds `base` to every pid and tid record `p` names (native order, the
+ * record described by `rec`, whose sample ids are still as read): the
+ * fixed fields of pd_record_pid_offsets (event.h), a SAMPLE's
+ * PERF_SAMPLE_TID and every sample_id_all trailer's, laid out by `el`.
+ * 0 (the idle task, perf's "swapper") and -1 (no thread; the kernel's
+ * maps) name the same thing on every host and stay as they are.
+ * Tracepoint fields (RAW) are data and stay too. Returns 0, or -1
+ * (*why) when the record cannot be parsed.
+ */
+int	pd_pids_shift(const struct pd_evlist *el, const struct pd_rec *rec,
+	    unsigned char *p, uint32_t base, const char **why);
+
+#endif /* PD_PIDS_H */
