@@ -28,15 +28,23 @@
 #include "libcommon/sym/symint.h"
 #include "libcommon/sym/symtab.h"
 
+/* Whether the stream gave its host's name and kernel release. */
+static int
+names_host(const struct pd_syms *sy)
+{
+	const unsigned need = 1U << PD_FEAT_HOSTNAME | 1U << PD_FEAT_OSRELEASE;
+
+	return (sy->hi.seen & need) == need;
+}
+
 int
 pd_kallsyms_host(struct pd_syms *sy)
 {
 	struct utsname u;
-	const unsigned need = 1U << PD_FEAT_HOSTNAME | 1U << PD_FEAT_OSRELEASE;
 
 	if (sy->host != 0)
 		return sy->host - 2;
-	if ((sy->hi.seen & need) != need || uname(&u) < 0)
+	if (!names_host(sy) || uname(&u) < 0)
 		sy->host = 1;
 	else
 		sy->host = strcmp(u.release, sy->hi.osrelease) == 0 &&
@@ -280,13 +288,21 @@ load_by_bid(struct pd_syms *sy)
 	else if (hwhy != NULL)
 		pd_syms_note(sy, "/proc/kallsyms: %s; kernel symbols are not "
 		    "shown", hwhy);
-	else
+	else {
+		/* Where the stream says it was recorded: the user's first
+		 * question when the kernel is not named. */
+		int named = names_host(sy);
+
 		pd_syms_note(sy, "kernel symbols are not shown: no kallsyms "
-		    "of the stream's kernel, build id %s (this machine's: %s; "
-		    "%s%s); see --kallsyms", want, hlen > 0 ? have : "unknown",
+		    "of the stream's kernel, build id %s (%s%s%s%sthis "
+		    "machine's: %s; %s%s); see --kallsyms", want,
+		    named ? sy->hi.osrelease : "", named ? " on host " : "",
+		    named ? sy->hi.hostname : "", named ? "; " : "",
+		    hlen > 0 ? have : "unknown",
 		    sy->bid_dir != NULL ? "not in the build-id cache " :
 		    "no build-id cache: $PERF_BUILDID_DIR or ~/.debug",
 		    sy->bid_dir != NULL ? sy->bid_dir : "");
+	}
 	return 0;
 }
 

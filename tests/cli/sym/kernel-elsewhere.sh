@@ -58,7 +58,8 @@ kframes() {
 one_note() {
 	[ "$(grep -c 'kernel symbols' "$1")" = 1 ] &&
 	_w="no kallsyms of the stream's kernel, build id $fake"
-	_w="$_w (this machine's: $bid; not in the build-id cache $2)"
+	_w="$_w ($(uname -r) on host $(uname -n); this machine's: $bid;"
+	_w="$_w not in the build-id cache $2)"
 	grep -qxF "pddump: kernel symbols are not shown: $_w; see --kallsyms" "$1" ||
 		fail "note: $(cat "$1")"
 }
