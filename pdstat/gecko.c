@@ -31,7 +31,6 @@
 #include "pdstat/tab.h"
 
 #define MAX_FRAMES	1024
-#define ACACHE		(1U << 14)
 #define ROWS_MAX	(1U << 20)	/* rows sorted in memory at once */
 #define ROWBUF		4096		/* rows written at once */
 
@@ -69,13 +68,6 @@ struct fent {
 	uint32_t	 frame1;	/* global frame + 1; 0: empty */
 };
 
-struct aent {
-	uint64_t	 addr, gen;	/* gen 0: empty */
-	uint32_t	 pid;
-	uint32_t	 frame;
-	uint8_t		 cpumode;
-};
-
 struct gecko {
 	struct tab_strs	 strs;
 	struct gframe	*frames;
@@ -98,7 +90,9 @@ struct gecko {
 	uint64_t	 unknown;
 	uint64_t	 interval_ns;	/* the first event's period, if ns */
 	struct pd_header_info hi;
-	struct aent	 acache[ACACHE];
+	int		 view;		/* our word of the pd_syms' address
+					   cache: a frame + 1; -1: none asked
+					   for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
 	uint32_t	 gids[MAX_FRAMES];
 };
@@ -115,6 +109,7 @@ gecko_new(void)
 		pd_warnx("out of memory");
 		return NULL;
 	}
+	g->view = -1;
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	/* Unlinked at once: nothing is left behind, whatever happens. */
@@ -161,7 +156,7 @@ forget(struct gecko *g)
 {
 	size_t i;
 
-	memset(g->acache, 0, sizeof(g->acache));
+	g->view = -1;
 	memset(g->fcache, 0, sizeof(g->fcache));
 	for (i = 0; i < g->nthreads; i++)
 		g->threads[i].commp = NULL;
@@ -223,27 +218,24 @@ gframe_of(struct gecko *g, const char *name, int kernel, uint32_t *id)
 
 /* A frame named "name (in dso)", as gecko.py names it. 0 or -1. */
 static int
-frame_of(struct gecko *g, struct pd_syms *sy, uint32_t pid,
-    const struct pd_frame *fr, uint32_t *id)
+frame_of(struct gecko *g, const struct pd_symres *r, uint32_t *id)
 {
-	struct pd_symres r;
 	struct fent *c;
 	char buf[1024];
 
-	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
-	c = &g->fcache[tab_mix((uintptr_t)r.name * 0x9e3779b97f4a7c15ULL ^
-	    (uintptr_t)r.dso ^ (uint64_t)r.kernel) & (PCACHE - 1)];
-	if (c->frame1 != 0 && c->name == r.name && c->dso == r.dso &&
-	    g->frames[c->frame1 - 1].kernel == (r.kernel != 0)) {
+	c = &g->fcache[tab_mix((uintptr_t)r->name * 0x9e3779b97f4a7c15ULL ^
+	    (uintptr_t)r->dso ^ (uint64_t)r->kernel) & (PCACHE - 1)];
+	if (c->frame1 != 0 && c->name == r->name && c->dso == r->dso &&
+	    g->frames[c->frame1 - 1].kernel == (r->kernel != 0)) {
 		*id = c->frame1 - 1;
 		return 0;
 	}
-	snprintf(buf, sizeof(buf), "%s (in %s)", r.name != NULL ? r.name :
-	    "[unknown]", r.dso != NULL ? r.dso : "[unknown]");
-	if (gframe_of(g, buf, r.kernel, id) < 0)
+	snprintf(buf, sizeof(buf), "%s (in %s)", r->name != NULL ? r->name :
+	    "[unknown]", r->dso != NULL ? r->dso : "[unknown]");
+	if (gframe_of(g, buf, r->kernel, id) < 0)
 		return -1;
-	c->name = r.name;
-	c->dso = r.dso;
+	c->name = r->name;
+	c->dso = r->dso;
 	c->frame1 = *id + 1;
 	return 0;
 }
@@ -376,8 +368,8 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	const char *comm;
 	char cbuf[16];
 	uint32_t t, lf, prefix1 = 0, ls = 0;
-	size_t i, nmaps;
-	uint64_t gen = 0, time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
+	size_t i;
+	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
 	int isnew;
 
 	if (!g->have_t0 || time < g->t0) {
@@ -407,36 +399,20 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		g->threads[t].pid = s->pid;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
+	if (g->view == -1 && (g->view = pd_syms_view_new(sy)) < 0)
+		g->view = -2;
 	for (i = 0; i < n; i++) {
-		const struct pd_frame *fr = &frames[i];
-		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
-		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-		uint64_t gn, hc;
-		uint32_t p;
-		struct aent *a;
+		struct pd_symc *c = pd_syms_lookup(sy, s->pid,
+		    frames[i].cpumode, frames[i].addr);
 
-		if (!kernel && gen == 0)
-			(void)pd_syms_maps(sy, s->pid, &nmaps, &gen);
-		/* As pd_fold_add_frames: a process without maps: gen 0. */
-		gn = kernel ? 1 : gen;
-		p = kernel ? 0 : s->pid;
-		hc = (fr->addr ^ (uint64_t)p << 32 ^ gn) *
-		    0x9e3779b97f4a7c15ULL;
-		a = &g->acache[hc >> 50 & (ACACHE - 1)];
-		if (gn != 0 && a->gen == gn && a->addr == fr->addr &&
-		    a->pid == p && a->cpumode == fr->cpumode) {
-			g->gids[i] = a->frame;
+		if (g->view >= 0 && c->view[g->view] != 0) {
+			g->gids[i] = (uint32_t)c->view[g->view] - 1;
 			continue;
 		}
-		if (frame_of(g, sy, s->pid, fr, &g->gids[i]) < 0)
+		if (frame_of(g, &c->r, &g->gids[i]) < 0)
 			return -1;
-		if (gn != 0) {
-			a->addr = fr->addr;
-			a->gen = gn;
-			a->pid = p;
-			a->cpumode = fr->cpumode;
-			a->frame = g->gids[i];
-		}
+		if (g->view >= 0)
+			c->view[g->view] = (uint64_t)g->gids[i] + 1;
 	}
 	if (n == 0) {
 		if (gframe_of(g, "[unknown] (in [unknown])", 0, &g->gids[0]) < 0)

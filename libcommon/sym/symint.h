@@ -168,6 +168,16 @@ struct pd_syms {
 	unsigned	 notes_dropped;
 	int		 notes_more;	/* say notes_dropped: input ended */
 	unsigned	 nstripped;	/* files said to have no symtab */
+
+	struct symc_ent	*symc;		/* the address cache, PD_SYMS_CACHE */
+	struct pd_symc	 symc_one;	/* an answer not cached */
+	int		 nviews;	/* view words handed out */
+};
+
+/* symbols.c: an entry of the address cache (pd_syms_lookup). */
+struct symc_ent {
+	uint64_t	 addr, gen;	/* gen 0: empty; it names the process */
+	struct pd_symc	 c;
 };
 
 /* procs.c */
