@@ -149,12 +149,6 @@ symtop_free(struct symtop *t)
 	free(t);
 }
 
-int
-symtop_names_frames(const struct symtop *t)
-{
-	return t->o.children;
-}
-
 static uint64_t
 key_hash(const struct symtop *t, const struct key *k)
 {

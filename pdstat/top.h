@@ -58,9 +58,6 @@ int	symtop_sample(struct symtop *, struct pd_syms *sy,
 	    const struct pd_evsel *ev, const struct pd_rec *rec,
 	    const struct pd_sample *s);
 
-/* 1 when symtop_sample() names every frame of a sample itself. */
-int	symtop_names_frames(const struct symtop *);
-
 /*
  * The n hottest rows of each event (those over the percent limit): a
  * text table, or a JSON array.
