@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -485,6 +486,59 @@ put_str(FILE *f, const char *s)
 	putc('"', f);
 }
 
+/* v in decimal ending at end (no NUL): returns where it starts. */
+static char *
+rdec(char *end, uint64_t v)
+{
+	do
+		*--end = '0' + v % 10;
+	while ((v /= 10) > 0);
+	return end;
+}
+
+/*
+ * One row of the samples table, ",[stack,ms.uuu,0]" (no comma first):
+ * made in place and written at once, rows being most of the file.
+ */
+static void
+put_sample(FILE *f, uint32_t stack, uint64_t ns, int comma)
+{
+	char b[64], *p = b + sizeof(b);
+	uint64_t us = ns / 1000 % 1000;
+
+	p -= 3;
+	memcpy(p, ",0]", 3);
+	p = rdec(p, us + 1000);		/* "1ddd": three digits */
+	*p = '.';
+	p = rdec(p, ns / 1000000);
+	*--p = ',';
+	p = rdec(p, stack);
+	*--p = '[';
+	if (comma)
+		*--p = ',';
+	fwrite(p, 1, b + sizeof(b) - p, f);
+}
+
+/* One row of the stack table: ",[prefix,frame]", prefix1 0: null. */
+static void
+put_stack(FILE *f, uint32_t prefix1, uint32_t frame, int comma)
+{
+	char b[64], *p = b + sizeof(b);
+
+	*--p = ']';
+	p = rdec(p, frame);
+	*--p = ',';
+	if (prefix1 == 0) {
+		p -= 4;
+		memcpy(p, "null", 4);
+	} else
+		p = rdec(p, prefix1 - 1);
+	*--p = '[';
+	if (comma)
+		*--p = ',';
+	fwrite(p, 1, b + sizeof(b) - p, f);
+}
+
 /* Thread t with its rows (n of them, in time order as they came). */
 static void
 write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
@@ -501,13 +555,8 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
 	    "\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,"
 	    "\"data\":5},\"data\":[]},\n\"samples\":{\"schema\":{\"stack\":0,"
 	    "\"time\":1,\"responsiveness\":2},\"data\":[", f);
-	for (i = 0; i < n; i++) {
-		fputs(i > 0 ? ",[" : "[", f);
-		put_u(f, rows[i].stack);
-		putc(',', f);
-		put_ms(f, rows[i].time - g->t0);
-		fputs(",0]", f);
-	}
+	for (i = 0; i < n; i++)
+		put_sample(f, rows[i].stack, rows[i].time - g->t0, i > 0);
 	fprintf(f, "]},\n\"frameTable\":{\"schema\":%s,\"data\":[",
 	    frame_schema);
 	/* A frame's location is its string: the same numbering. */
@@ -520,16 +569,8 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
 	}
 	fputs("]},\n\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
 	    "\"data\":[", f);
-	for (i = 0; i < th->nstk; i++) {
-		fputs(i > 0 ? ",[" : "[", f);
-		if (th->stk[2 * i] == 0)
-			fputs("null", f);
-		else
-			put_u(f, th->stk[2 * i] - 1);
-		putc(',', f);
-		put_u(f, th->stk[2 * i + 1]);
-		putc(']', f);
-	}
+	for (i = 0; i < th->nstk; i++)
+		put_stack(f, th->stk[2 * i], th->stk[2 * i + 1], i > 0);
 	fputs("]},\n\"stringTable\":[", f);
 	for (i = 0; i < th->nfr; i++) {
 		if (i > 0)
@@ -654,6 +695,8 @@ gecko_write(struct gecko *g, const char *path)
 		pd_output_close(&out, 0);
 		return -1;
 	}
+	/* Ours alone: no lock around each of its million writes. */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	errno = 0;
 	r = write_all(g, f);
 	if (fclose(f) == EOF && r == 0)
