@@ -249,7 +249,7 @@ _walk_goal() {
 }
 if [ -n "$(_field walk 3)" ]; then
 	for _n in $(awk -F'\t' '$2 ~ /^pd[a-z]+ / && $2 ~ /"\$BIG"/ &&
-	    $1 !~ /@old$/ { print $1 }' "$rows"); do
+	    $1 !~ /@old$/ && !seen[$1]++ { print $1 }' "$rows"); do
 		bench_ratio "$_n" walk "$(_walk_goal "$_n")"
 	done
 fi
