@@ -69,7 +69,7 @@ pddump_LIBS   := cli sym stream
 pdrecord_LIBS := cli rec stream
 pdsort_LIBS   := cli stream
 pdstat_LIBS   := cli sym stream
-pdstat_EXTRA  := $(ZLIB_LIBS)
+pdstat_EXTRA  := $(ZLIB_LIBS) -pthread
 pdswap_LIBS   := cli stream
 
 # A tool is a folder pdX holding pdX.c; every .c in it is part of the tool.

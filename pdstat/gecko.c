@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,7 +32,6 @@
 #include "pdstat/tab.h"
 
 #define MAX_FRAMES	1024
-#define ACACHE		(1U << 14)
 #define ROWS_MAX	(1U << 20)	/* rows sorted in memory at once */
 #define ROWBUF		4096		/* rows written at once */
 
@@ -69,13 +69,6 @@ struct fent {
 	uint32_t	 frame1;	/* global frame + 1; 0: empty */
 };
 
-struct aent {
-	uint64_t	 addr, gen;	/* gen 0: empty */
-	uint32_t	 pid;
-	uint32_t	 frame;
-	uint8_t		 cpumode;
-};
-
 struct gecko {
 	struct tab_strs	 strs;
 	struct gframe	*frames;
@@ -98,7 +91,9 @@ struct gecko {
 	uint64_t	 unknown;
 	uint64_t	 interval_ns;	/* the first event's period, if ns */
 	struct pd_header_info hi;
-	struct aent	 acache[ACACHE];
+	int		 view;		/* our word of the pd_syms' address
+					   cache: a frame + 1; -1: none asked
+					   for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
 	uint32_t	 gids[MAX_FRAMES];
 };
@@ -115,6 +110,7 @@ gecko_new(void)
 		pd_warnx("out of memory");
 		return NULL;
 	}
+	g->view = -1;
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	/* Unlinked at once: nothing is left behind, whatever happens. */
@@ -161,7 +157,7 @@ forget(struct gecko *g)
 {
 	size_t i;
 
-	memset(g->acache, 0, sizeof(g->acache));
+	g->view = -1;
 	memset(g->fcache, 0, sizeof(g->fcache));
 	for (i = 0; i < g->nthreads; i++)
 		g->threads[i].commp = NULL;
@@ -223,27 +219,24 @@ gframe_of(struct gecko *g, const char *name, int kernel, uint32_t *id)
 
 /* A frame named "name (in dso)", as gecko.py names it. 0 or -1. */
 static int
-frame_of(struct gecko *g, struct pd_syms *sy, uint32_t pid,
-    const struct pd_frame *fr, uint32_t *id)
+frame_of(struct gecko *g, const struct pd_symres *r, uint32_t *id)
 {
-	struct pd_symres r;
 	struct fent *c;
 	char buf[1024];
 
-	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
-	c = &g->fcache[tab_mix((uintptr_t)r.name * 0x9e3779b97f4a7c15ULL ^
-	    (uintptr_t)r.dso ^ (uint64_t)r.kernel) & (PCACHE - 1)];
-	if (c->frame1 != 0 && c->name == r.name && c->dso == r.dso &&
-	    g->frames[c->frame1 - 1].kernel == (r.kernel != 0)) {
+	c = &g->fcache[tab_mix((uintptr_t)r->name * 0x9e3779b97f4a7c15ULL ^
+	    (uintptr_t)r->dso ^ (uint64_t)r->kernel) & (PCACHE - 1)];
+	if (c->frame1 != 0 && c->name == r->name && c->dso == r->dso &&
+	    g->frames[c->frame1 - 1].kernel == (r->kernel != 0)) {
 		*id = c->frame1 - 1;
 		return 0;
 	}
-	snprintf(buf, sizeof(buf), "%s (in %s)", r.name != NULL ? r.name :
-	    "[unknown]", r.dso != NULL ? r.dso : "[unknown]");
-	if (gframe_of(g, buf, r.kernel, id) < 0)
+	snprintf(buf, sizeof(buf), "%s (in %s)", r->name != NULL ? r->name :
+	    "[unknown]", r->dso != NULL ? r->dso : "[unknown]");
+	if (gframe_of(g, buf, r->kernel, id) < 0)
 		return -1;
-	c->name = r.name;
-	c->dso = r.dso;
+	c->name = r->name;
+	c->dso = r->dso;
 	c->frame1 = *id + 1;
 	return 0;
 }
@@ -376,8 +369,8 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	const char *comm;
 	char cbuf[16];
 	uint32_t t, lf, prefix1 = 0, ls = 0;
-	size_t i, nmaps;
-	uint64_t gen = 0, time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
+	size_t i;
+	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
 	int isnew;
 
 	if (!g->have_t0 || time < g->t0) {
@@ -407,36 +400,20 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		g->threads[t].pid = s->pid;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
+	if (g->view == -1 && (g->view = pd_syms_view_new(sy)) < 0)
+		g->view = -2;
 	for (i = 0; i < n; i++) {
-		const struct pd_frame *fr = &frames[i];
-		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
-		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-		uint64_t gn, hc;
-		uint32_t p;
-		struct aent *a;
+		struct pd_symc *c = pd_syms_lookup(sy, s->pid,
+		    frames[i].cpumode, frames[i].addr);
 
-		if (!kernel && gen == 0)
-			(void)pd_syms_maps(sy, s->pid, &nmaps, &gen);
-		/* As pd_fold_add_frames: a process without maps: gen 0. */
-		gn = kernel ? 1 : gen;
-		p = kernel ? 0 : s->pid;
-		hc = (fr->addr ^ (uint64_t)p << 32 ^ gn) *
-		    0x9e3779b97f4a7c15ULL;
-		a = &g->acache[hc >> 50 & (ACACHE - 1)];
-		if (gn != 0 && a->gen == gn && a->addr == fr->addr &&
-		    a->pid == p && a->cpumode == fr->cpumode) {
-			g->gids[i] = a->frame;
+		if (g->view >= 0 && c->view[g->view] != 0) {
+			g->gids[i] = (uint32_t)c->view[g->view] - 1;
 			continue;
 		}
-		if (frame_of(g, sy, s->pid, fr, &g->gids[i]) < 0)
+		if (frame_of(g, &c->r, &g->gids[i]) < 0)
 			return -1;
-		if (gn != 0) {
-			a->addr = fr->addr;
-			a->gen = gn;
-			a->pid = p;
-			a->cpumode = fr->cpumode;
-			a->frame = g->gids[i];
-		}
+		if (g->view >= 0)
+			c->view[g->view] = (uint64_t)g->gids[i] + 1;
 	}
 	if (n == 0) {
 		if (gframe_of(g, "[unknown] (in [unknown])", 0, &g->gids[0]) < 0)
@@ -509,6 +486,59 @@ put_str(FILE *f, const char *s)
 	putc('"', f);
 }
 
+/* v in decimal ending at end (no NUL): returns where it starts. */
+static char *
+rdec(char *end, uint64_t v)
+{
+	do
+		*--end = '0' + v % 10;
+	while ((v /= 10) > 0);
+	return end;
+}
+
+/*
+ * One row of the samples table, ",[stack,ms.uuu,0]" (no comma first):
+ * made in place and written at once, rows being most of the file.
+ */
+static void
+put_sample(FILE *f, uint32_t stack, uint64_t ns, int comma)
+{
+	char b[64], *p = b + sizeof(b);
+	uint64_t us = ns / 1000 % 1000;
+
+	p -= 3;
+	memcpy(p, ",0]", 3);
+	p = rdec(p, us + 1000);		/* "1ddd": three digits */
+	*p = '.';
+	p = rdec(p, ns / 1000000);
+	*--p = ',';
+	p = rdec(p, stack);
+	*--p = '[';
+	if (comma)
+		*--p = ',';
+	fwrite(p, 1, b + sizeof(b) - p, f);
+}
+
+/* One row of the stack table: ",[prefix,frame]", prefix1 0: null. */
+static void
+put_stack(FILE *f, uint32_t prefix1, uint32_t frame, int comma)
+{
+	char b[64], *p = b + sizeof(b);
+
+	*--p = ']';
+	p = rdec(p, frame);
+	*--p = ',';
+	if (prefix1 == 0) {
+		p -= 4;
+		memcpy(p, "null", 4);
+	} else
+		p = rdec(p, prefix1 - 1);
+	*--p = '[';
+	if (comma)
+		*--p = ',';
+	fwrite(p, 1, b + sizeof(b) - p, f);
+}
+
 /* Thread t with its rows (n of them, in time order as they came). */
 static void
 write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
@@ -525,13 +555,8 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
 	    "\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,"
 	    "\"data\":5},\"data\":[]},\n\"samples\":{\"schema\":{\"stack\":0,"
 	    "\"time\":1,\"responsiveness\":2},\"data\":[", f);
-	for (i = 0; i < n; i++) {
-		fputs(i > 0 ? ",[" : "[", f);
-		put_u(f, rows[i].stack);
-		putc(',', f);
-		put_ms(f, rows[i].time - g->t0);
-		fputs(",0]", f);
-	}
+	for (i = 0; i < n; i++)
+		put_sample(f, rows[i].stack, rows[i].time - g->t0, i > 0);
 	fprintf(f, "]},\n\"frameTable\":{\"schema\":%s,\"data\":[",
 	    frame_schema);
 	/* A frame's location is its string: the same numbering. */
@@ -544,16 +569,8 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
 	}
 	fputs("]},\n\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
 	    "\"data\":[", f);
-	for (i = 0; i < th->nstk; i++) {
-		fputs(i > 0 ? ",[" : "[", f);
-		if (th->stk[2 * i] == 0)
-			fputs("null", f);
-		else
-			put_u(f, th->stk[2 * i] - 1);
-		putc(',', f);
-		put_u(f, th->stk[2 * i + 1]);
-		putc(']', f);
-	}
+	for (i = 0; i < th->nstk; i++)
+		put_stack(f, th->stk[2 * i], th->stk[2 * i + 1], i > 0);
 	fputs("]},\n\"stringTable\":[", f);
 	for (i = 0; i < th->nfr; i++) {
 		if (i > 0)
@@ -678,6 +695,8 @@ gecko_write(struct gecko *g, const char *path)
 		pd_output_close(&out, 0);
 		return -1;
 	}
+	/* Ours alone: no lock around each of its million writes. */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	errno = 0;
 	r = write_all(g, f);
 	if (fclose(f) == EOF && r == 0)

@@ -23,8 +23,6 @@ struct names {
 	struct pd_syms	*sy;
 	struct pd_unwind *uw;		/* dwarf stacks unwound, or NULL */
 	struct pd_frame	 sfr[MAX_FRAMES];
-	struct pd_frame	*fr;		/* --top alone: a sample's frames */
-	size_t		 frcap;
 	struct pd_symq	*sq;
 	struct symtop	*top;
 	struct flame	*fl;
@@ -36,35 +34,6 @@ struct names {
 	char		 note[160];
 };
 
-/*
- * --top alone names the sample's ip, and its frames too: the files its
- * stack passes through are read as for the flame graph, so the notes
- * about the ones that cannot be are the same either way.
- */
-static int
-name_frames(struct names *nm, const struct pd_rec *rec,
-    const struct pd_sample *s)
-{
-	struct pd_symres res;
-	size_t i, n;
-
-	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
-	    s->callchain_nr : 1;
-	if (n > nm->frcap) {
-		struct pd_frame *f = realloc(nm->fr, n * sizeof(*f));
-
-		if (f == NULL)
-			return -1;
-		nm->fr = f;
-		nm->frcap = n;
-	}
-	n = pd_sample_frames(s, rec->misc, nm->fr, n);
-	for (i = 0; i < n; i++)
-		pd_syms_resolve(nm->sy, s->pid, nm->fr[i].cpumode,
-		    nm->fr[i].addr, &res);
-	return 0;
-}
-
 /* A sample come due, with the maps of its time (pd_symq_fn). */
 static void
 names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
@@ -73,10 +42,12 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	struct names *nm = ctx;
 	size_t n = 0;
 
-	if (nm->top != NULL && (symtop_sample(nm->top, nm->sy, ev, rec,
-	    s) < 0 || (nm->fl == NULL && nm->pp == NULL &&
-	    nm->gk == NULL && !symtop_names_frames(nm->top) &&
-	    name_frames(nm, rec, s) < 0)))
+	/*
+	 * --top names what its keys need: the ip, and with --children
+	 * every frame; no more (the files only callchains pass through
+	 * are not read, nor said to be unreadable).
+	 */
+	if (nm->top != NULL && symtop_sample(nm->top, nm->sy, ev, rec, s) < 0)
 		nm->oom = 1;
 	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
 		return;
@@ -233,6 +204,5 @@ names_close(struct names *nm)
 	if (nm->gk != NULL)
 		gecko_input_end(nm->gk);
 	pd_syms_free(nm->sy);
-	free(nm->fr);
 	free(nm);
 }

@@ -34,7 +34,6 @@
 #include "pdstat/tab.h"
 
 #define MAX_FRAMES	1024
-#define ACACHE		(1U << 16)	/* address cache entries: 2 MB */
 #define NONE		UINT32_MAX	/* a label the sample has not */
 
 struct event {
@@ -93,14 +92,6 @@ struct ment {
 	uint32_t	 map;		/* mapping id; 0: empty */
 };
 
-/* Where a frame's address led, the last time (see pd_fold_add_frames). */
-struct aent {
-	uint64_t	 addr, gen;	/* gen 0: empty */
-	uint32_t	 pid;
-	uint32_t	 loc;
-	uint8_t		 cpumode, leaf;
-};
-
 struct pprof {
 	struct tab_strs	 strs;
 
@@ -129,7 +120,9 @@ struct pprof {
 	size_t		 nlines, linecap;
 	int		 inl;		/* --inline */
 
-	struct aent	 acache[ACACHE];
+	int		 view[2];	/* words of the pd_syms' address cache:
+					   a caller's location, a leaf's; -1:
+					   none asked for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
 	struct ment	 mcache[PCACHE];
 	uint64_t	 tmin, tmax;
@@ -156,6 +149,7 @@ pprof_new(void)
 
 	if (pp == NULL)
 		return NULL;
+	pp->view[0] = pp->view[1] = -1;
 	/* String 0 is "", as profile.proto asks. */
 	if (str(pp, "", &empty) < 0 || str(pp, "pid", &pp->k_pid) < 0 ||
 	    str(pp, "tid", &pp->k_tid) < 0 || str(pp, "cpu", &pp->k_cpu) < 0 ||
@@ -192,7 +186,7 @@ pprof_free(struct pprof *pp)
 static void
 forget(struct pprof *pp)
 {
-	memset(pp->acache, 0, sizeof(pp->acache));
+	pp->view[0] = pp->view[1] = -1;
 	memset(pp->fcache, 0, sizeof(pp->fcache));
 	memset(pp->mcache, 0, sizeof(pp->mcache));
 }
@@ -497,9 +491,9 @@ function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
  */
 static int
 location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
-    const struct pd_frame *fr, int leaf, uint32_t *id)
+    const struct pd_frame *fr, const struct pd_symres *r, int leaf,
+    uint32_t *id)
 {
-	struct pd_symres r;
 	struct pd_mapres mr;
 	struct location *l;
 	struct tab_slot *sl;
@@ -507,7 +501,6 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
 	size_t k;
 
-	pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
 	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0 &&
 	    (map = mapping_of(pp, &mr)) == 0)
 		return -1;
@@ -524,14 +517,14 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 			return 0;
 		}
 	}
-	if (function_named(pp, &r, &fn) < 0 ||
+	if (function_named(pp, r, &fn) < 0 ||
 	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
 		return -1;
 	l = &pp->locs[pp->nlocs];
 	l->addr = addr;
 	l->map = map;
 	l->func = fn;
-	if (location_lines(pp, sy, &r, l) < 0)
+	if (location_lines(pp, sy, r, l) < 0)
 		return -1;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
@@ -641,8 +634,7 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	struct psample key;
 	const char *comm;
 	char cbuf[16];
-	size_t i, nmaps;
-	uint64_t gen = 0;
+	size_t i;
 
 	memset(&key, 0, sizeof(key));
 	if (ev->idx != pp->last_idx) {
@@ -671,38 +663,24 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 		return -1;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
+	for (i = 0; i < 2; i++)
+		if (pp->view[i] == -1 && (pp->view[i] = pd_syms_view_new(sy)) < 0)
+			pp->view[i] = -2;
 	for (i = 0; i < n; i++) {
 		const struct pd_frame *fr = &frames[i];
-		int kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
-		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-		uint64_t g, hc;
-		uint32_t p;
-		struct aent *a;
+		struct pd_symc *c = pd_syms_lookup(sy, s->pid, fr->cpumode,
+		    fr->addr);
+		int v = pp->view[i == 0];
 
-		if (!kernel && gen == 0)
-			(void)pd_syms_maps(sy, s->pid, &nmaps, &gen);
-		/* As pd_fold_add_frames: a process without maps: gen 0. */
-		g = kernel ? 1 : gen;
-		p = kernel ? 0 : s->pid;
-		hc = (fr->addr ^ (uint64_t)p << 32 ^ g ^ (uint64_t)(i == 0) <<
-		    63) * 0x9e3779b97f4a7c15ULL;
-		a = &pp->acache[hc >> 50 & (ACACHE - 1)];
-		if (g != 0 && a->gen == g && a->addr == fr->addr &&
-		    a->pid == p && a->cpumode == fr->cpumode &&
-		    a->leaf == (i == 0)) {
-			pp->ids[i] = a->loc;
+		if (v >= 0 && c->view[v] != 0) {
+			pp->ids[i] = (uint32_t)c->view[v];
 			continue;
 		}
-		if (location_of(pp, sy, s->pid, fr, i == 0, &pp->ids[i]) < 0)
+		if (location_of(pp, sy, s->pid, fr, &c->r, i == 0,
+		    &pp->ids[i]) < 0)
 			return -1;
-		if (g != 0) {
-			a->addr = fr->addr;
-			a->gen = g;
-			a->pid = p;
-			a->cpumode = fr->cpumode;
-			a->leaf = i == 0;
-			a->loc = pp->ids[i];
-		}
+		if (v >= 0)
+			c->view[v] = pp->ids[i];
 	}
 	if (n == 0) {
 		if (unknown_location(pp, &pp->ids[0]) < 0)

@@ -198,12 +198,6 @@ needs_frames(const struct symtop_opts *o)
 	return o->children || o->tree;
 }
 
-int
-symtop_names_frames(const struct symtop *t)
-{
-	return needs_frames(&t->o);
-}
-
 static uint64_t
 key_hash(const struct symtop *t, const struct key *k)
 {

@@ -61,12 +61,6 @@ int	symtop_sample(struct symtop *, struct pd_syms *sy,
 	    const struct pd_sample *s);
 
 /*
- * 1 when the table needs each sample's callchain frames named (with
- * --children or --tree): symtop_sample() names them itself.
- */
-int	symtop_names_frames(const struct symtop *);
-
-/*
  * The n hottest rows of each event (those over the percent limit): a
  * text table, or a JSON array. With --tree the text has each row's
  * call graph under it as perf report --stdio prints it by default

@@ -199,7 +199,6 @@ pd_fold_frame(const char *name, const char *dso, int java, char *buf,
  */
 #define IDS_MAX		2048	/* frames of one stack, comm included */
 #define FRAME_BUF	8192	/* one frame's folded names */
-#define ACACHE		(1U << 14)	/* address cache entries */
 
 struct cent {
 	const char	*name, *dso;
@@ -208,23 +207,11 @@ struct cent {
 	uint8_t		 java, used;
 };
 
-/*
- * pd_fold_add_frames' cache in front of the symbolizer: direct-mapped,
- * user addresses keyed by process and the generation of its maps (which
- * changes with every map it gains or loses and is unique across
- * processes), kernel ones by address alone.
- */
-struct aent {
-	uint64_t	 addr, gen;	/* gen 0: empty */
-	uint32_t	 pid;
-	uint32_t	 off;		/* into cids */
-	uint16_t	 n;
-	uint8_t		 cpumode;
-};
-
 struct pd_fold {
 	struct pd_stacks	*st;
-	struct aent		 acache[ACACHE];
+	int			 view;	/* our word of the pd_syms' address
+					   cache: an address's ids; -1: none
+					   asked for yet, -2: none left */
 	struct cent		*cache;
 	size_t			 ccap, cn;	/* ccap: a power of two */
 	uint32_t		*cids;
@@ -245,6 +232,8 @@ pd_fold_new(void)
 		free(f);
 		f = NULL;
 	}
+	if (f != NULL)
+		f->view = -1;
 	return f;
 }
 
@@ -267,8 +256,8 @@ pd_fold_forget(struct pd_fold *f)
 		memset(f->cache, 0, f->ccap * sizeof(*f->cache));
 	f->cn = 0;
 	f->ncids = 0;
-	/* Generations start again with a new pd_syms. */
-	memset(f->acache, 0, sizeof(f->acache));
+	/* A new pd_syms has a new address cache. */
+	f->view = -1;
 	f->inl = NULL;		/* that pd_syms goes: set again for the next */
 }
 
@@ -494,61 +483,45 @@ pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
     uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
     const uint32_t **ids, size_t *nids)
 {
-	struct pd_symres r;
 	const uint32_t *fid;
-	size_t i, k = 1, m, nmaps;
-	uint64_t gen = 0;
-	int java, kernel, rv;
+	size_t i, k = 1, m;
+	int java, rv;
 
 	if ((rv = fold_head(f, event, pd_syms_comm(sy, pid, tid), tid,
 	    &java)) <= 0)
 		return rv;
+	if (f->view == -1 && (f->view = pd_syms_view_new(sy)) < 0)
+		f->view = -2;
 	for (i = n; i-- > 0;) {
-		const struct pd_frame *fr = &frames[i];
-		struct aent *a;
-		uint64_t h, g;
-		uint32_t p;
+		struct pd_symc *c = pd_syms_lookup(sy, pid, frames[i].cpumode,
+		    frames[i].addr);
+		uint64_t v;
 
-		kernel = fr->cpumode == PERF_RECORD_MISC_KERNEL ||
-		    fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
-		if (!kernel && gen == 0)
-			(void)pd_syms_maps(sy, pid, &nmaps, &gen);
-		/* A process without maps has gen 0: never cached. */
-		g = kernel ? 1 : gen;
-		p = kernel ? 0 : pid;
-		h = (fr->addr ^ (uint64_t)p << 32 ^ g) * 0x9e3779b97f4a7c15ULL;
-		a = &f->acache[h >> 50 & (ACACHE - 1)];
-		if (g != 0 && !java && a->gen == g && a->addr == fr->addr &&
-		    a->pid == p && a->cpumode == fr->cpumode) {
-			fid = f->cids + a->off;
-			m = a->n;
+		/* A java frame is named otherwise: not kept. */
+		if (f->view >= 0 && !java && (v = c->view[f->view]) != 0) {
+			fid = f->cids + (uint32_t)(v >> 16);
+			m = v & 0xffff;
 		} else {
-			pd_syms_resolve(sy, pid, fr->cpumode, fr->addr, &r);
-			if (frame_ids(f, r.name, r.dso != NULL ? r.dso :
-			    "[unknown]", java, &fid, &m) < 0)
+			if (frame_ids(f, c->r.name, c->r.dso != NULL ?
+			    c->r.dso : "[unknown]", java, &fid, &m) < 0)
 				return -1;
 			/*
 			 * With inlined functions: the frames straight into
-			 * the stack, not cached here (the symbolizer
-			 * caches each address's).
+			 * the stack, not kept in the view word (the
+			 * symbolizer caches each address's).
 			 */
-			if (r.file != NULL && f->inl != NULL) {
+			if (c->r.file != NULL && f->inl != NULL) {
 				if (m > IDS_MAX - k)
 					m = IDS_MAX - k;
 				while (m-- > 0)
 					f->ids[k++] = *fid++;
-				if (inline_ids(f, &r, java, &k) < 0)
+				if (inline_ids(f, &c->r, java, &k) < 0)
 					return -1;
 				continue;
 			}
-			if (g != 0 && !java) {
-				a->addr = fr->addr;
-				a->gen = g;
-				a->pid = p;
-				a->cpumode = fr->cpumode;
-				a->off = fid - f->cids;
-				a->n = m;
-			}
+			if (f->view >= 0 && !java)
+				c->view[f->view] = (uint64_t)(fid - f->cids) <<
+				    16 | m | 1ULL << 63;
 		}
 		if (m > IDS_MAX - k)
 			m = IDS_MAX - k;

@@ -108,6 +108,7 @@ pd_syms_free(struct pd_syms *sy)
 	free(sy->symfs);
 	free(sy->bid_dir);
 	pd_dfd_free(sy->dfd);
+	free(sy->symc);
 	free(sy);
 }
 
@@ -145,9 +146,9 @@ stripped(struct pd_syms *sy, struct dso *d)
 		    "are not named)" : "");
 }
 
-void
-pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
-    uint64_t addr, struct pd_symres *r)
+static void
+resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode, uint64_t addr,
+    struct pd_symres *r)
 {
 	const struct pd_map *m;
 	const struct sym *s;
@@ -214,6 +215,67 @@ pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		stripped(sy, d);
 }
 
+/*
+ * The key of an address's maps, which also says whose they are: a
+ * process's generation (each is given to one process only; 0: no such
+ * process, not cached), the kernel maps' with the top bit, or for the
+ * cpumodes that name nothing (guests, hypervisor) one of their own.
+ */
+#define GEN_KERNEL	(1ULL << 63)
+#define GEN_NONE	(1ULL << 62)
+
+static inline uint64_t
+maps_gen(struct pd_syms *sy, uint32_t pid, uint8_t cpumode)
+{
+	const struct proc *p;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		return sy->kern.gen | GEN_KERNEL;
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return GEN_NONE;
+	/* A sample's frames are of one process: the last one found. */
+	if ((p = sy->plast) == NULL || p->pid != pid)
+		p = pd_syms_proc(sy, pid, 0);
+	return p != NULL ? p->gen : 0;
+}
+
+struct pd_symc *
+pd_syms_lookup(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
+    uint64_t addr)
+{
+	struct symc_ent *e;
+	uint64_t gen = maps_gen(sy, pid, cpumode);
+
+	if (gen == 0 || (sy->symc == NULL && (sy->symc = calloc(PD_SYMS_CACHE,
+	    sizeof(*sy->symc))) == NULL)) {
+		resolve(sy, pid, cpumode, addr, &sy->symc_one.r);
+		memset(sy->symc_one.view, 0, sizeof(sy->symc_one.view));
+		return &sy->symc_one;
+	}
+	e = &sy->symc[((addr ^ gen * 0xc2b2ae3d27d4eb4fULL) *
+	    0x9e3779b97f4a7c15ULL) >> 40 & (PD_SYMS_CACHE - 1)];
+	if (e->gen == gen && e->addr == addr)
+		return &e->c;
+	resolve(sy, pid, cpumode, addr, &e->c.r);
+	memset(e->c.view, 0, sizeof(e->c.view));
+	e->addr = addr;
+	e->gen = gen;
+	return &e->c;
+}
+
+void
+pd_syms_resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
+    uint64_t addr, struct pd_symres *r)
+{
+	*r = pd_syms_lookup(sy, pid, cpumode, addr)->r;
+}
+
+int
+pd_syms_view_new(struct pd_syms *sy)
+{
+	return sy->nviews < PD_SYMS_VIEWS ? sy->nviews++ : -1;
+}
+
 int
 pd_syms_file_ok(struct pd_syms *sy, uint32_t pid, uint64_t addr)
 {
@@ -234,7 +296,15 @@ pd_syms_map_at(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	const struct pd_map *m;
 	struct dso *d;
 	int kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	size_t n;
 
+	/*
+	 * The maps merged first, so that a map that a later one cuts
+	 * shows as cut (its end, or its start and offset, where the later
+	 * one begins), whatever the lookups before this one did.
+	 */
+	if (cpumode == PERF_RECORD_MISC_USER)
+		(void)pd_syms_maps(sy, pid, &n, NULL);
 	if ((!kernel && cpumode != PERF_RECORD_MISC_USER) ||
 	    pd_syms_find_map(sy, pid, kernel, addr, &m, &d) < 0)
 		return -1;

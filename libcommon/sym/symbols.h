@@ -162,6 +162,36 @@ size_t	pd_syms_inline(struct pd_syms *, const struct pd_symres *r,
 const char	*pd_srcframe_base(const struct pd_srcframe *);
 
 /*
+ * The address cache every view resolves through (pd_syms_resolve
+ * does too): an address is resolved once for each set of maps it is
+ * seen in. Keyed by (the generation of the process's maps, address) -
+ * a generation changes with every map a process gains or loses and is
+ * never shared by two processes; kernel addresses by the kernel maps'
+ * generation - so an answer is never that of other maps.
+ * Direct-mapped, PD_SYMS_CACHE entries, allocated on the first
+ * address: memory is bounded whatever the stream.
+ *
+ * Beside each answer, PD_SYMS_VIEWS words a view may keep what it
+ * made of it (its interned ids, its table's row): a view asks for a
+ * word of its own once per pd_syms (pd_syms_view_new), reads it back
+ * at the next lookup of the same address and finds 0 when the answer
+ * is new. The entry is valid until the next lookup.
+ */
+#define PD_SYMS_CACHE	(1U << 15)
+#define PD_SYMS_VIEWS	4
+
+struct pd_symc {
+	struct pd_symres	 r;
+	uint64_t		 view[PD_SYMS_VIEWS];	/* 0: none yet */
+};
+
+struct pd_symc	*pd_syms_lookup(struct pd_syms *, uint32_t pid,
+		    uint8_t cpumode, uint64_t addr);
+
+/* A view word of its own (an index in pd_symc.view), or -1: all taken. */
+int		 pd_syms_view_new(struct pd_syms *);
+
+/*
  * The map an address of a process falls in at this time, as an export
  * format describes it (pprof's Mapping): start, end and file offset,
  * the dso's name as pd_syms_resolve gives it, and its build id (the

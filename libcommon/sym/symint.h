@@ -183,6 +183,15 @@ struct pd_syms {
 	void		*dwcb;		/* the Dwfl_Callbacks those Dwfls
 					   keep a pointer to, or NULL */
 	unsigned	 ndwfl;		/* files whose DWARF is open */
+	struct symc_ent	*symc;		/* the address cache, PD_SYMS_CACHE */
+	struct pd_symc	 symc_one;	/* an answer not cached */
+	int		 nviews;	/* view words handed out */
+};
+
+/* symbols.c: an entry of the address cache (pd_syms_lookup). */
+struct symc_ent {
+	uint64_t	 addr, gen;	/* gen 0: empty; it names the process */
+	struct pd_symc	 c;
 };
 
 /* procs.c */

@@ -5,7 +5,9 @@
 # Records once a pipe-mode stream of at least 50 MB with `perf record -a -g`
 # over a CPU-bound workload on every CPU, cached outside the tree in
 # ${XDG_CACHE_HOME:-$HOME/.cache}/pdtools/bench.data, measures the `cat`
-# baseline, then sources every tests/bench/*.bench in sorted order. A
+# baseline and the record walk (tests/bench/walk.c, the floor every
+# tool's row is then compared with), then sources every
+# tests/bench/*.bench in sorted order. A
 # .bench file (POSIX sh) uses:
 #
 #   bench_cmd NAME 'shell command'    best of $BENCH_RUNS wall times (and
@@ -220,6 +222,9 @@ bench_rss() {
 }
 
 bench_cmd cat 'cat < "$BIG" | cat > /dev/null'
+# issue 23: the floor, a walk of the record headers in 1 MiB reads.
+PATH=$PATH:$PD_TBIN/bench
+bench_cmd walk 'walk < "$BIG" > /dev/null'
 
 for f in "$top"/tests/bench/*.bench; do
 	[ -f "$f" ] || continue
@@ -227,6 +232,27 @@ for f in "$top"/tests/bench/*.bench; do
 	echo "bench: ${f##*/}" >&2
 	. "$f"
 done
+
+# issue 23: every tool's row on the stream against the record walk, with
+# that issue's goals as targets (the exporters get the flame graph's).
+_walk_goal() {
+	case $1 in
+	pdcat|pdstat|pdstat-json) echo '<= 1.2x (issue 23)' ;;
+	pdsort|pdswap-swap) echo '<= 1.5x (issue 23)' ;;
+	pddump|pddump-json) echo '<= 6x (issue 23)' ;;
+	pddump-folded|pdstat-flamegraph|pdstat-pprof|pdstat-gecko)
+		echo '<= 12x (issue 23)' ;;
+	pdstat-top) echo '<= 10x (issue 23)' ;;
+	pddump-s) echo '<= 20x (issue 23)' ;;
+	*) echo 'information only' ;;
+	esac
+}
+if [ -n "$(_field walk 3)" ]; then
+	for _n in $(awk -F'\t' '$2 ~ /^pd[a-z]+ / && $2 ~ /"\$BIG"/ &&
+	    $1 !~ /@old$/ && !seen[$1]++ { print $1 }' "$rows"); do
+		bench_ratio "$_n" walk "$(_walk_goal "$_n")"
+	done
+fi
 
 {
 	echo "Machine: $(nproc) CPUs," \
