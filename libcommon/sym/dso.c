@@ -367,7 +367,6 @@ fail:
 	return NULL;
 }
 
-static void	bid_hex(char *, const unsigned char *, size_t);
 
 /* The end of a note that a file is not shown: where else it was looked. */
 #define LOOKED(sy)	(sy)->looked[0] != '\0' ? " (looked also in: " : "", \
@@ -411,8 +410,8 @@ pd_syms_dso_bid(struct pd_syms *sy, const char *path,
 				continue;
 			d->late = 1;
 			d->wrong = 1;
-			bid_hex(want, bid, bidlen > 20 ? 20 : bidlen);
-			bid_hex(have, d->fbid, d->fbidlen);
+			pd_bid_hex(want, bid, bidlen > 20 ? 20 : bidlen);
+			pd_bid_hex(have, d->fbid, d->fbidlen);
 			pd_syms_note(sy, "%s: build id %s, given after its "
 			    "samples, does not match the file's %s; the names "
 			    "shown for it may be wrong", d->path, want, have);
@@ -473,8 +472,8 @@ pd_syms_open(const char *path, uint64_t max, struct stat *st,
 	return open_checked(path, max, 0, st, why);
 }
 
-static void
-bid_hex(char *buf, const unsigned char *bid, size_t len)
+void
+pd_bid_hex(char *buf, const unsigned char *bid, size_t len)
 {
 	size_t i;
 
@@ -630,9 +629,9 @@ bid_differs(struct pd_syms *sy, struct dso *d, const unsigned char *bits,
 	if (d->bidlen == 0 || (n > 0 && (size_t)n >= d->bidlen &&
 	    memcmp(bits, d->bid, d->bidlen) == 0))
 		return 0;
-	bid_hex(want, d->bid, d->bidlen);
+	pd_bid_hex(want, d->bid, d->bidlen);
 	if (n > 0)
-		bid_hex(have, bits, n > 20 ? 20 : n);
+		pd_bid_hex(have, bits, n > 20 ? 20 : n);
 	pd_syms_note(sy, "%s: build id %s does not match the file%s%s;"
 	    " its symbols are not shown%s%s%s", d->path, want,
 	    n > 0 ? "'s " : " (it has none)", n > 0 ? have : "",
@@ -989,7 +988,7 @@ dso_locate(struct pd_syms *sy, struct dso *d)
 	}
 	if (d->bidlen == 0)
 		return NULL;
-	bid_hex(hex, d->bid, d->bidlen);
+	pd_bid_hex(hex, d->bid, d->bidlen);
 	if (sy->bid_dir != NULL) {
 		for (i = 0; i < sizeof(ents) / sizeof(ents[0]); i++) {
 			if (asprintf(&p, "%s/.build-id/%.2s/%s/%s", sy->bid_dir,

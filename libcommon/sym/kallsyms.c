@@ -211,16 +211,6 @@ take(struct pd_syms *sy, const char *file, int relocate)
 	return r == 1;
 }
 
-static void
-hex(char *buf, const unsigned char *bid, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		sprintf(buf + 2 * i, "%02x", bid[i]);
-	buf[2 * len] = '\0';
-}
-
 /* This machine's kernel build id (/sys/kernel/notes): its length, or 0. */
 static size_t
 host_bid(unsigned char id[20])
@@ -257,9 +247,9 @@ load_by_bid(struct pd_syms *sy)
 	size_t hlen, i;
 	int r, boot = 0;
 
-	hex(want, sy->kbid, sy->kbidlen);
+	pd_bid_hex(want, sy->kbid, sy->kbidlen);
 	hlen = host_bid(hid);
-	hex(have, hid, hlen);
+	pd_bid_hex(have, hid, hlen);
 	if (hlen == sy->kbidlen && memcmp(hid, sy->kbid, hlen) == 0) {
 		r = load_file(sy, "/proc/kallsyms", 0, &why, &ref);
 		if (sy->verbose)
@@ -382,8 +372,8 @@ pd_kallsyms_bid(struct pd_syms *sy, const unsigned char *bid, size_t len)
 	hlen = host_bid(hid);
 	if (hlen == sy->kbidlen && memcmp(hid, sy->kbid, hlen) == 0)
 		return;
-	hex(want, sy->kbid, sy->kbidlen);
-	hex(have, hid, hlen);
+	pd_bid_hex(want, sy->kbid, sy->kbidlen);
+	pd_bid_hex(have, hid, hlen);
 	pd_syms_note(sy, "[kernel.kallsyms]: build id %s, given after its "
 	    "samples, is not this machine's kernel (%s); the kernel names "
 	    "shown from /proc/kallsyms may be wrong", want,

@@ -210,6 +210,8 @@ struct dso_id {
 	uint32_t	 maj, min;
 };
 
+/* A build id as hex into buf (2 * len + 1 bytes), as perf prints it. */
+void		 pd_bid_hex(char *buf, const unsigned char *bid, size_t len);
 struct dso	*pd_syms_dso(struct pd_syms *, const char *path,
 		    const struct dso_id *, int kernel, uint32_t pid);
 void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
