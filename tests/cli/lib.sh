@@ -67,6 +67,15 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 }
 
+# need_tracepoint SYSTEM[/EVENT]: tracefs mounted (done here when it is
+# not) and the tracepoint (or system) there, or skip.
+need_tracepoint() {
+	[ -d /sys/kernel/tracing/events ] ||
+		mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null
+	[ -d "/sys/kernel/tracing/events/$1" ] ||
+		skip "no $1 tracepoint here (tracefs)"
+}
+
 # Cases that read many files skip themselves under the sanitizer build,
 # where they would take most of the CI budget; the plain run covers them.
 not_sanitized() {

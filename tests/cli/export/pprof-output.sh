@@ -12,28 +12,13 @@ pdstat --pprof p.pb.gz "$f" > sum.txt 2> err.txt ||
 	fail "pdstat --pprof: $(cat err.txt)"
 grep -q '^cpu-clock ' sum.txt || fail "no summary on stdout"
 # The message fields: a decoder of the wire format, not ours.
-python3 - p.pb.gz <<'EOP' || exit 1
-import gzip, sys
-b = gzip.open(sys.argv[1]).read()
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
-        if c < 0x80:
-            return v, i
-i, seen, strings = 0, {}, []
-while i < len(b):
-    key, i = varint(b, i)
-    f, wt = key >> 3, key & 7
-    if wt == 0:
-        v, i = varint(b, i)
-    elif wt == 2:
-        n, i = varint(b, i)
-        if f == 6:
-            strings.append(b[i:i + n].decode())
-        i += n
-    else:
-        sys.exit("FAIL: wire type %d at %d" % (wt, i))
+PYTHONPATH=$PD_TOP/tests/cli/export python3 - p.pb.gz <<'EOP' || exit 1
+import sys
+from pb import fields, profile
+seen, strings = {}, []
+for f, v in fields(profile(sys.argv[1])):
+    if f == 6:
+        strings.append(v.decode())
     seen[f] = seen.get(f, 0) + 1
 # sample_type, sample, mapping, location, function, string_table,
 # time_nanos, duration_nanos, period_type, period, default_sample_type
@@ -76,25 +61,12 @@ echo "cut stream: no profile; - writes the same bytes"
 # time_nanos on the wall clock where the stream has CLOCK_DATA (pdrecord
 # writes it); the capture above, without it, keeps the stream's clock.
 tn() {	# FILE: the profile's time_nanos
-	python3 - "$1" <<'EOP'
-import gzip, sys
-b = gzip.open(sys.argv[1]).read()
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
-        if c < 0x80:
-            return v, i
-i = 0
-while i < len(b):
-    key, i = varint(b, i)
-    if key & 7 == 0:
-        v, i = varint(b, i)
-        if key >> 3 == 9:
-            print(v)
-    else:
-        n, i = varint(b, i)
-        i += n
+	PYTHONPATH=$PD_TOP/tests/cli/export python3 - "$1" <<'EOP'
+import sys
+from pb import fields, profile
+for f, v in fields(profile(sys.argv[1])):
+    if f == 9:
+        print(v)
 EOP
 }
 [ "$(tn p.pb.gz)" -lt 100000000000000000 ] ||

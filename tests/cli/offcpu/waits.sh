@@ -19,10 +19,7 @@ need_perf
 need_root
 command -v cc >/dev/null 2>&1 || skip "no C compiler"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
-[ -d /sys/kernel/tracing/events/sched ] ||
-	mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null
-[ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
-	skip "no sched:sched_switch tracepoint (tracefs)"
+need_tracepoint sched/sched_switch
 cc -O1 -g -fno-omit-frame-pointer -pthread -o offcpu \
     "$PD_TOP/tests/prog/offcpu.c" || fail "cc offcpu.c"
 

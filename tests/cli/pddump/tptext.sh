@@ -39,9 +39,7 @@ echo "sched: $(cat cmp.txt)"
 # A fresh recording: tracepoints whose print_fmt use flags, symbols,
 # hex, arrays and __get_str.
 need_root
-[ -d /sys/kernel/tracing/events ] ||
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-[ -d /sys/kernel/tracing/events/syscalls ] || skip "no tracefs events here"
+need_tracepoint syscalls
 perf record -q -e 'irq:*' -e 'syscalls:sys_enter_openat' \
     -e 'syscalls:sys_exit_openat' -e 'block:*' -e 'timer:*' \
     -e 'sched:sched_process_exec' -o - -- sh -c \

@@ -4,9 +4,7 @@
 . "$PD_TOP/tests/cli/lib.sh"
 need_root
 need_perf
-[ -d /sys/kernel/tracing/events ] ||
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-[ -d /sys/kernel/tracing/events/sched ] || skip "no tracefs events here"
+need_tracepoint sched
 configs() { pddump -t ATTR "$1" | grep -o 'config=[^ ]*' | tr '\n' ' '; }
 for p in 'sched:sched_process_*' 'sched:*' 'syscalls:sys_enter_open*' \
     'sched:sched_switch*:u'; do

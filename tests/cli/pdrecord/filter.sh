@@ -5,9 +5,7 @@
 . "$PD_TOP/tests/cli/lib.sh"
 need_root
 need_perf
-[ -d /sys/kernel/tracing/events ] ||
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-[ -d /sys/kernel/tracing/events/sched ] || skip "no tracefs events here"
+need_tracepoint sched
 run='/bin/true; /bin/true; /bin/true'
 n() { pdstat "$1" 2> /dev/null | awk '$1 == "SAMPLE" { print $2 } END { print 0 }' | head -n 1; }
 for f in '' 'pid == 1' 'pid != 1'; do

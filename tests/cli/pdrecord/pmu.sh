@@ -6,10 +6,8 @@
 . "$PD_TOP/tests/cli/lib.sh"
 need_root
 need_perf
-[ -d /sys/kernel/tracing/events ] ||
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-id=$(cat /sys/kernel/tracing/events/sched/sched_switch/id 2>/dev/null) ||
-	skip "no sched:sched_switch tracepoint here"
+need_tracepoint sched/sched_switch
+id=$(cat /sys/kernel/tracing/events/sched/sched_switch/id)
 e="software/config=0,name=clk/,software/config=1/u"
 e="$e,tracepoint/config=$id,name=sw/"
 e="$e,software/config=0x2,period=100000,no-inherit/k"

@@ -68,26 +68,11 @@ grep -q '"sym":"main::[^"]*::operator()"' t.json || fail "no lambda"
 ! grep -q '"sym":"_Z' t.json || fail "a mangled name: $(grep -o '"sym":"_Z[^"]*"' t.json | head -3)"
 # pprof: each function's name demangled, its system_name the file's.
 pdstat --pprof t.pb.gz t.pd > /dev/null 2>&1 || fail "pdstat --pprof"
+export PYTHONPATH="$PD_TOP/tests/cli/export"	# pb.py
 python3 - t.pb.gz <<'EOP' || fail "pprof names"
-import gzip, sys
-b = gzip.open(sys.argv[1]).read()
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
-        if c < 0x80:
-            return v, i
-def fields(b):
-    i = 0
-    while i < len(b):
-        key, i = varint(b, i)
-        if key & 7 == 0:
-            v, i = varint(b, i)
-            yield key >> 3, v
-        else:
-            n, i = varint(b, i)
-            yield key >> 3, b[i:i + n]
-            i += n
+import sys
+from pb import fields, profile
+b = profile(sys.argv[1])
 strings, funcs = [], []
 for f, v in fields(b):
     if f == 6:
