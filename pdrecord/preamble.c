@@ -97,51 +97,10 @@ preamble(int argc, char **argv, pid_t child)
 		snprintf(comm, sizeof(comm), "%s", pd_progname());
 		if (pd_synth_comm(&b, child, child, comm, idsz) < 0)
 			pd_die_nomem();
-	} else {
-		int t;
-
+	} else if (pd_synth_processes_of(&b, threads, (size_t)nthreads,
+	    opt.data, idsz) < 0) {
 		/* -p and -t: the processes of the target threads. */
-		for (t = 0; t < nthreads; t++) {
-			char path[64];
-			pid_t tgid = threads[t];
-			FILE *f;
-			int seen = 0, u;
-
-			snprintf(path, sizeof(path), "/proc/%d/status",
-			    (int)threads[t]);
-			if ((f = fopen(path, "re")) != NULL) {
-				char line[128];
-
-				while (fgets(line, sizeof(line), f) != NULL)
-					if (sscanf(line, "Tgid: %d", &tgid) ==
-					    1)
-						break;
-				fclose(f);
-			}
-			for (u = 0; u < t; u++) {
-				/* Tgid of an earlier thread equal? */
-				char p2[64];
-				FILE *g;
-				pid_t tg2 = threads[u];
-
-				snprintf(p2, sizeof(p2), "/proc/%d/status",
-				    (int)threads[u]);
-				if ((g = fopen(p2, "re")) != NULL) {
-					char line[128];
-
-					while (fgets(line, sizeof(line), g) !=
-					    NULL)
-						if (sscanf(line, "Tgid: %d",
-						    &tg2) == 1)
-							break;
-					fclose(g);
-				}
-				seen |= tg2 == tgid;
-			}
-			if (!seen && pd_synth_process(&b, tgid, 0, opt.data,
-			    idsz) < 0)
-				pd_die_nomem();
-		}
+		pd_die_nomem();
 	}
 	if (pd_synth_empty(&b, PD_RECORD_FINISHED_INIT) < 0)
 		pd_die_nomem();

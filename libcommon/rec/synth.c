@@ -707,6 +707,55 @@ pd_synth_process(struct pd_synth *b, pid_t pid, int fork, int data,
 	return r;
 }
 
+static int
+pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+pd_synth_processes_of(struct pd_synth *b, const pid_t *tids, size_t n,
+    int data, size_t idsz)
+{
+	pid_t *tg, *uniq, ppid, at;
+	unsigned char *done;
+	char comm[64];
+	size_t i, nu, k;
+	int r = 0;
+
+	/* One read of each thread's status: -p of a 10k-thread process. */
+	if ((tg = malloc(2 * n * sizeof(*tg) + 1)) == NULL ||
+	    (done = calloc(n + 1, 1)) == NULL) {
+		free(tg);
+		return -1;
+	}
+	uniq = tg + n;
+	for (i = 0; i < n; i++)
+		if (task_status(tids[i], tids[i], comm, sizeof(comm), &tg[i],
+		    &ppid) < 0)
+			tg[i] = tids[i];
+	memcpy(uniq, tg, n * sizeof(*tg));
+	qsort(uniq, n, sizeof(*uniq), pid_cmp);
+	for (i = nu = 0; i < n; i++)
+		if (nu == 0 || uniq[nu - 1] != uniq[i])
+			uniq[nu++] = uniq[i];
+	/* In the order of each process's first thread. */
+	for (i = 0; r == 0 && i < n; i++) {
+		at = tg[i];
+		k = (pid_t *)bsearch(&at, uniq, nu, sizeof(*uniq), pid_cmp) -
+		    uniq;
+		if (!done[k]) {
+			done[k] = 1;
+			r = pd_synth_process(b, at, 0, data, idsz);
+		}
+	}
+	free(done);
+	free(tg);
+	return r;
+}
+
 int
 pd_synth_all_processes(struct pd_synth *b, int data, size_t idsz)
 {

@@ -103,12 +103,20 @@ int	pd_synth_fork(struct pd_synth *, pid_t pid, pid_t ppid, pid_t tid,
  * COMM (and, with `fork`, FORK) for every thread of process pid, then
  * MMAP2 for its executable mappings (all mappings with `data`), all
  * from /proc; with b->bids, a file's MMAP2 gives its build id instead
- * of its inode (PERF_RECORD_MISC_MMAP_BUILD_ID) where it can be read. A process that vanished meanwhile is skipped: 0. -1 only
- * for no memory.
+ * of its inode (PERF_RECORD_MISC_MMAP_BUILD_ID) where it can be read.
+ * A process that vanished meanwhile is skipped: 0. -1 only for no
+ * memory.
  */
 int	pd_synth_process(struct pd_synth *, pid_t pid, int fork, int data,
 	    size_t id_hdr_size);
 
+/*
+ * pd_synth_process (no FORK) for each process the threads tids[0..n)
+ * belong to, once each, in the order of their first thread. 0, or -1
+ * for no memory.
+ */
+int	pd_synth_processes_of(struct pd_synth *, const pid_t *tids, size_t n,
+	    int data, size_t id_hdr_size);
 /* COMM/FORK/MMAP2 for every process in /proc (perf record -a). 0/-1. */
 int	pd_synth_all_processes(struct pd_synth *, int data, size_t id_hdr_size);
 
