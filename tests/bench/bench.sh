@@ -24,6 +24,7 @@
 #                                     exceed ("<= 1.5x"); none: for
 #                                     information only
 #   bench_rss NAME MB                 NAME's peak RSS must stay under MB
+#   bench_rss_ratio NAME BASE 'target' NAME's peak RSS / BASE's
 #
 # and the variables $BIG (the stream), $BENCH_CACHE (a directory for its
 # own cached inputs) and $PD_BIN (the tools). Commands run under
@@ -59,8 +60,10 @@ ratios=$work/ratios	# name, value, cpu ratio, target, met
 : > "$ratios"
 bad=0
 
-# record SECONDS: perf record -a -g over one busy loop per CPU, into $BIG.
+# record SECONDS [FILE]: perf record -a -g over one busy loop per CPU,
+# into FILE ($BIG by default).
 record() {
+	_out=${2:-$BIG}
 	n=$(nproc)
 	echo "bench: recording $1 s of perf record -a -g over $n busy CPUs" >&2
 	pids=
@@ -71,17 +74,17 @@ record() {
 		pids="$pids $!"
 		i=$((i + 1))
 	done
-	perf record -q -a -g -o - -- sleep "$1" > "$BIG.tmp" 2> "$work/rec.err"
+	perf record -q -a -g -o - -- sleep "$1" > "$_out.tmp" 2> "$work/rec.err"
 	rc=$?
 	kill $pids 2>/dev/null
 	wait 2>/dev/null
 	if [ "$rc" -ne 0 ]; then
 		echo "bench: perf record failed (exit $rc):" >&2
 		cat "$work/rec.err" >&2
-		rm -f "$BIG.tmp"
+		rm -f "$_out.tmp"
 		exit 1
 	fi
-	mv "$BIG.tmp" "$BIG"
+	mv "$_out.tmp" "$_out"
 }
 
 size_mb() { echo $(( $(wc -c < "$1") / 1048576 )); }
@@ -219,6 +222,30 @@ bench_rss() {
 	printf '%s peak RSS\t%s MB\t-\tunder %s MB\t%s\n' "$1" \
 	    "$(awk -v k="${_k:-0}" 'BEGIN { printf "%.1f", k / 1024 }')" \
 	    "$2" "$_met" >> "$ratios"
+}
+
+# bench_rss_ratio NAME BASE 'target': NAME's peak RSS / BASE's.
+bench_rss_ratio() {
+	_a=$(_field "$1" 4) _b=$(_field "$2" 4)
+	if [ -z "$_a" ] || [ -z "$_b" ] || [ "$_b" -eq 0 ]; then
+		printf '%s/%s peak RSS\t-\t-\t%s\tno (no figure)\n' "$1" "$2" \
+		    "$3" >> "$ratios"
+		bad=1
+		return 1
+	fi
+	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
+	if [ -z "$_lim" ]; then
+		_met=-
+	elif awk -v a="$_a" -v b="$_b" -v l="$_lim" \
+	    'BEGIN { exit !(a / b <= l) }'; then
+		_met=yes
+	else
+		_met=NO
+		bad=1
+	fi
+	printf '%s/%s peak RSS\t%sx\t-\t%s\t%s\n' "$1" "$2" \
+	    "$(awk -v a="$_a" -v b="$_b" 'BEGIN { printf "%.2f", a / b }')" \
+	    "$3" "$_met" >> "$ratios"
 }
 
 bench_cmd cat 'cat < "$BIG" | cat > /dev/null'
