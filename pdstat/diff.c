@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
@@ -160,29 +159,5 @@ int
 diff_folded(struct pd_stacks *st, const char *path,
     const struct flame_opts *o)
 {
-	struct pd_output out;
-	FILE *f;
-	int fd, r;
-
-	if (pd_output_open(&out, path) < 0)
-		return -1;
-	if ((fd = dup(out.fd)) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		pd_warnx("%s: %s", out.name, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		pd_output_close(&out, 0);
-		return -1;
-	}
-	errno = 0;
-	r = put_lines(f, st, o);
-	if (r < 0 && errno == 0)
-		errno = ENOMEM;
-	if (fclose(f) == EOF && r == 0)
-		r = -1;
-	if (r < 0) {
-		pd_warnx("%s: %s", out.name, strerror(errno));
-		pd_output_close(&out, 0);
-		return -1;
-	}
-	return pd_output_close(&out, 1);
+	return flame_output(path, put_lines, st, o);
 }

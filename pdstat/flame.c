@@ -18,7 +18,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "libcommon/stream/evlist.h"
 #include "libcommon/sym/fold.h"
@@ -728,32 +727,36 @@ flame_event(const struct flame *fl)
 	return pd_fold_event(fl->fold);
 }
 
+struct stacks_job {
+	int			(*put)(FILE *, struct pd_stacks *,
+				    const struct flame_opts *);
+	struct pd_stacks	*st;
+	const struct flame_opts	*o;
+};
+
+static int
+put_stacks(FILE *f, void *arg)
+{
+	struct stacks_job *j = arg;
+
+	return j->put(f, j->st, j->o);
+}
+
+int
+flame_output(const char *path, int (*put)(FILE *, struct pd_stacks *,
+    const struct flame_opts *), struct pd_stacks *st,
+    const struct flame_opts *o)
+{
+	struct stacks_job j = { put, st, o };
+
+	return pd_output_stdio(path, put_stacks, &j);
+}
+
 int
 flame_write_stacks(struct pd_stacks *st, const char *path,
     const struct flame_opts *o)
 {
-	struct pd_output out;
-	FILE *f;
-	int fd, r;
-
-	if (pd_output_open(&out, path) < 0)
-		return -1;
-	if ((fd = dup(out.fd)) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		pd_warnx("%s: %s", out.name, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		pd_output_close(&out, 0);
-		return -1;
-	}
-	r = flame_svg(f, st, o);
-	if (fclose(f) == EOF && r == 0)
-		r = -1;
-	if (r < 0) {
-		pd_warnx("%s: %s", out.name, strerror(errno));
-		pd_output_close(&out, 0);
-		return -1;
-	}
-	return pd_output_close(&out, 1);
+	return flame_output(path, flame_svg, st, o);
 }
 
 int

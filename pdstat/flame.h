@@ -114,4 +114,9 @@ int	flame_write(struct flame *, const char *path, const char *title,
 int	flame_write_stacks(struct pd_stacks *, const char *path,
 	    const struct flame_opts *o);
 
+/* Stacks written to path by put (flame_svg, folded lines) the same way. */
+int	flame_output(const char *path, int (*put)(FILE *, struct pd_stacks *,
+	    const struct flame_opts *), struct pd_stacks *st,
+	    const struct flame_opts *o);
+
 #endif /* PDSTAT_FLAME_H */

@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -679,32 +678,14 @@ out:
 	return r;
 }
 
+static int
+put_gecko(FILE *f, void *g)
+{
+	return write_all(g, f);
+}
+
 int
 gecko_write(struct gecko *g, const char *path)
 {
-	struct pd_output out;
-	FILE *f;
-	int fd, r;
-
-	if (pd_output_open(&out, path) < 0)
-		return -1;
-	if ((fd = dup(out.fd)) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		pd_warnx("%s: %s", out.name, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		pd_output_close(&out, 0);
-		return -1;
-	}
-	/* Ours alone: no lock around each of its million writes. */
-	__fsetlocking(f, FSETLOCKING_BYCALLER);
-	errno = 0;
-	r = write_all(g, f);
-	if (fclose(f) == EOF && r == 0)
-		r = -1;
-	if (r < 0) {
-		pd_warnx("%s: %s", out.name, strerror(errno ? errno : EIO));
-		pd_output_close(&out, 0);
-		return -1;
-	}
-	return pd_output_close(&out, 1);
+	return pd_output_stdio(path, put_gecko, g);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -117,4 +118,38 @@ pd_output_abort(struct pd_output *o)
 		free(o->tmp);
 		o->tmp = NULL;
 	}
+}
+
+int
+pd_output_stdio(const char *path, int (*put)(FILE *, void *), void *arg)
+{
+	struct pd_output out;
+	FILE *f;
+	int fd, r;
+
+	if (pd_output_open(&out, path) < 0)
+		return -1;
+	if ((fd = dup(out.fd)) < 0 || (f = fdopen(fd, "w")) == NULL) {
+		pd_warnx("%s: %s", out.name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		pd_output_close(&out, 0);
+		return -1;
+	}
+	/* One writer: no lock around each of a million small writes. */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
+	errno = 0;
+	if ((r = put(f, arg)) < 0 && errno == 0)
+		errno = ENOMEM;
+	if (fclose(f) == EOF && r == 0) {
+		r = -1;
+		if (errno == 0)
+			errno = EIO;
+	}
+	if (r < 0) {
+		pd_warnx("%s: %s", out.name, strerror(errno));
+		pd_output_close(&out, 0);
+		return -1;
+	}
+	return pd_output_close(&out, 1);
 }

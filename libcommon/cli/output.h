@@ -10,6 +10,8 @@
 #ifndef PD_OUTPUT_H
 #define PD_OUTPUT_H
 
+#include <stdio.h>
+
 struct pd_output {
 	int		 fd;
 	const char	*name;		/* for messages */
@@ -28,5 +30,15 @@ int	pd_output_close(struct pd_output *, int keep);
 
 /* Removes a temporary file after a failure (safe to call any time). */
 void	pd_output_abort(struct pd_output *);
+
+/*
+ * A text output (a flame graph, a profile) written in one go through a
+ * stdio stream over path, opened as pd_output_open does: put(f, arg)
+ * writes it all and returns 0, or -1 (with errno set, or 0 for out of
+ * memory). The file is kept only when put and the stream's close both
+ * succeed; else one message, and a new file is removed. 0 or -1.
+ */
+int	pd_output_stdio(const char *path, int (*put)(FILE *, void *),
+	    void *arg);
 
 #endif /* PD_OUTPUT_H */
