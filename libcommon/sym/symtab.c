@@ -20,7 +20,6 @@ pd_symtab_free(struct symtab *st)
 		free(st->dm[i]);
 	free(st->dm);
 	free(st->named);
-	free(st->raw);
 	free(st->syms);
 	free(st->pool);
 	memset(st, 0, sizeof(*st));
@@ -35,22 +34,23 @@ pd_symtab_demangle(const char *name)
 
 /*
  * Makes dm (malloc'd, or NULL: not mangled) the shown name of syms[i],
- * its name so far kept as the raw one. Out of memory: the mangled
- * name, which is still its name.
+ * its name so far kept as the raw one. The demangled name is kept in a
+ * block that starts with the raw name's pointer: a table of raw names
+ * for all of a file's symbols, for the few demangled, was a tenth of
+ * a table's memory. Out of memory: the mangled name, which is still
+ * its name.
  */
 static const char *
 set_shown(struct symtab *st, size_t i, char *dm)
 {
-	char **g;
+	const char *raw;
+	size_t len;
+	char **g, *blk;
 
 	st->named[i] |= SYMTAB_NAMED;
 	if (dm == NULL)
 		return st->syms[i].name;
-	if (st->raw == NULL &&
-	    (st->raw = calloc(st->n, sizeof(*st->raw))) == NULL) {
-		free(dm);
-		return st->syms[i].name;
-	}
+	len = strlen(dm) + 1;
 	if (st->ndm == st->dmcap) {
 		size_t ncap = st->dmcap ? st->dmcap * 2 : 64;
 
@@ -61,10 +61,17 @@ set_shown(struct symtab *st, size_t i, char *dm)
 		st->dm = g;
 		st->dmcap = ncap;
 	}
-	st->dm[st->ndm++] = dm;
-	st->raw[i] = st->syms[i].name;
-	st->syms[i].name = dm;
-	return dm;
+	if ((blk = malloc(sizeof(char *) + len)) == NULL) {
+		free(dm);
+		return st->syms[i].name;
+	}
+	raw = st->syms[i].name;
+	memcpy(blk, &raw, sizeof(raw));
+	memcpy(blk + sizeof(char *), dm, len);
+	free(dm);
+	st->dm[st->ndm++] = blk;
+	st->named[i] |= SYMTAB_DM;
+	return st->syms[i].name = blk + sizeof(char *);
 }
 
 const char *
@@ -81,8 +88,12 @@ const char *
 pd_symtab_raw(const struct symtab *st, const struct sym *s)
 {
 	size_t i = s - st->syms;
+	const char *raw;
 
-	return st->raw != NULL && st->raw[i] != NULL ? st->raw[i] : s->name;
+	if (st->named == NULL || !(st->named[i] & SYMTAB_DM))
+		return s->name;
+	memcpy(&raw, s->name - sizeof(char *), sizeof(raw));
+	return raw;
 }
 
 int

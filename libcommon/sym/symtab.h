@@ -31,14 +31,14 @@ struct symtab {
 	char		*pool;
 	int		 mangled;
 	unsigned char	*named;		/* mangled: SYMTAB_* of syms[i] */
-	const char	**raw;		/* syms[i]'s name before demangling,
-					   where it was demangled; or NULL */
-	char		**dm;		/* the demangled names made */
+	char		**dm;		/* the demangled names made, each
+					   after its raw name's pointer */
 	size_t		 ndm, dmcap;
 };
 
 #define SYMTAB_NAMED	1	/* asked for: name is as shown */
 #define SYMTAB_TIE	2	/* one of aliases not chosen yet */
+#define SYMTAB_DM	4	/* name is a demangled one (set_shown) */
 
 /*
  * A symbol while the table is built: what perf's choices look at.
