@@ -613,11 +613,10 @@ add_plt(struct pd_symtab_builder *b, Elf *elf)
 	GElf_Rela rela;
 	GElf_Rel rel;
 	GElf_Sym sym;
-	size_t i, nrel;
+	size_t i, nrel, len;
 	uint64_t addr, ent;
 	const char *name;
 	char buf[1024], *dm;
-	int len;
 
 	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64)
 		return;
@@ -652,10 +651,15 @@ add_plt(struct pd_symtab_builder *b, Elf *elf)
 		    (name = elf_strptr(elf, dsh.sh_link, sym.st_name)) == NULL)
 			continue;
 		dm = pd_symtab_demangle(name);
-		len = snprintf(buf, sizeof(buf), "%s@plt", dm != NULL ? dm :
-		    name);
+		len = strlen(dm != NULL ? dm : name);
+		if (len + 4 < sizeof(buf)) {
+			memcpy(buf, dm != NULL ? dm : name, len);
+			memcpy(buf + len, "@plt", 5);
+			len += 4;
+		} else
+			len = sizeof(buf);
 		free(dm);
-		if (len < 0 || (size_t)len >= sizeof(buf))
+		if (len >= sizeof(buf))
 			continue;
 		/* The last b->nplt symbols: the fixups leave them alone. */
 		if (pd_symtab_add(b, addr, ent, buf, len, STB_GLOBAL, 0) < 0)
