@@ -187,7 +187,8 @@ bsym_merge_back(struct bsym *v, size_t h, size_t n, struct bsym *tmp)
  * A stable sort by start: aliases stay in the file's order, which
  * perf's choice among equals keeps. (qsort with a comparison call per
  * step, on 40-byte elements it sorted through pointers, was a tenth of
- * loading a C++ program's symbols.)
+ * loading a C++ program's symbols.) For short runs: bsym_radix for
+ * long ones.
  */
 static void
 bsym_sort(struct bsym *v, size_t n, struct bsym *tmp)
@@ -209,6 +210,42 @@ bsym_sort(struct bsym *v, size_t n, struct bsym *tmp)
 	bsym_sort(v, n / 2, tmp);
 	bsym_sort(v + n / 2, n - n / 2, tmp);
 	bsym_merge(v, n / 2, n, tmp);
+}
+
+/*
+ * A stable sort by start for many symbols: a pass of 8 bits for each
+ * byte in which starts differ (3 or 4 for a program's symbols), where
+ * the merge sort made 17 of its copies. tmp holds n symbols.
+ */
+static void
+bsym_radix(struct bsym *v, size_t n, struct bsym *tmp)
+{
+	struct bsym *src = v, *dst = tmp, *t;
+	size_t count[256], i, sum, c;
+	uint64_t diff = 0;
+	unsigned shift, k;
+
+	for (i = 1; i < n; i++)
+		diff |= v[i].start ^ v[0].start;
+	for (shift = 0; shift < 64; shift += 8) {
+		if ((diff >> shift & 0xff) == 0)
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i].start >> shift & 0xff]++;
+		for (k = 0, sum = 0; k < 256; k++) {
+			c = count[k];
+			count[k] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[src[i].start >> shift & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
 }
 
 static size_t
@@ -351,11 +388,13 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 	for (i = 1; i < nreg && b->v[i - 1].start <= b->v[i].start; i++)
 		;
 	sorted = i >= nreg;
-	if ((!sorted || b->nplt > 0) && (tmp = malloc(((b->n / 2 > b->nplt ?
-	    b->n / 2 : b->nplt) + 1) * sizeof(*tmp))) == NULL)
+	if ((!sorted || b->nplt > 0) &&
+	    (tmp = malloc(b->n * sizeof(*tmp))) == NULL)
 		goto fail;
 	if (nreg > 0) {
-		if (!sorted)
+		if (!sorted && nreg >= 256)
+			bsym_radix(b->v, nreg, tmp);
+		else if (!sorted)
 			bsym_sort(b->v, nreg, tmp);
 		if (kallsyms) {
 			fixup_end(b, nreg, 1);
@@ -382,7 +421,8 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 	if ((st->syms = malloc(n * sizeof(*st->syms))) == NULL ||
 	    (b->mangled && (st->named = calloc(n, 1)) == NULL))
 		goto fail_st;
-	if (n == b->n) {
+	/* Few dropped (kallsyms): not worth a copy of all the names. */
+	if (n >= b->n - b->n / 8) {
 		if ((st->pool = realloc(b->pool, b->plen)) == NULL)
 			goto fail_st;
 		b->pool = NULL;
