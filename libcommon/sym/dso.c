@@ -482,38 +482,22 @@ pd_bid_hex(char *buf, const unsigned char *bid, size_t len)
 	buf[2 * len] = '\0';
 }
 
-/* perf's symbol filter: functions, IFUNCs, and labels in text sections. */
-static int
-want_sym(Elf *elf, const GElf_Sym *sym, GElf_Word shndx, const char *name)
-{
-	unsigned type = GELF_ST_TYPE(sym->st_info);
-	GElf_Shdr sh;
-	Elf_Scn *scn;
-	size_t shstrndx;
-	const char *sname;
+/*
+ * What perf's symbol filter asks of a symbol's section, worked out once
+ * per section of the file the symbols come from: a symbol used to cost
+ * a section header lookup, and each symbol of a file without .symtab a
+ * walk over all its sections.
+ */
+#define SEC_KNOWN	1
+#define SEC_ALLOC	2	/* SHF_ALLOC */
+#define SEC_TEXT	4	/* its name has "text" */
 
-	if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF)
-		return 0;
-	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
-		return 0;
-	if (type == STT_NOTYPE && (shndx == SHN_ABS ||
-	    shndx >= SHN_LORESERVE))
-		return 0;
-	if (shndx >= SHN_LORESERVE)
-		return 1;
-	if ((scn = elf_getscn(elf, shndx)) == NULL ||
-	    gelf_getshdr(scn, &sh) == NULL)
-		return 0;
-	if (!(sh.sh_flags & SHF_ALLOC))
-		return 0;
-	if (type == STT_NOTYPE) {
-		if (elf_getshdrstrndx(elf, &shstrndx) < 0 ||
-		    (sname = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
-		    strstr(sname, "text") == NULL)
-			return 0;
-	}
-	return 1;
-}
+struct secs {
+	Elf		*elf;		/* whose sections these are */
+	unsigned char	*v;		/* SEC_* by index, 0: not yet */
+	size_t		 n;
+	int		 symtab;	/* it has a .symtab */
+};
 
 static int
 has_symtab(Elf *elf)
@@ -526,6 +510,70 @@ has_symtab(Elf *elf)
 		    sh.sh_type == SHT_SYMTAB)
 			return 1;
 	return 0;
+}
+
+static unsigned
+sec_flags(Elf *elf, GElf_Word shndx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	size_t shstrndx;
+	const char *sname;
+	unsigned f = SEC_KNOWN;
+
+	if ((scn = elf_getscn(elf, shndx)) == NULL ||
+	    gelf_getshdr(scn, &sh) == NULL || !(sh.sh_flags & SHF_ALLOC))
+		return f;
+	f |= SEC_ALLOC;
+	if (elf_getshdrstrndx(elf, &shstrndx) == 0 &&
+	    (sname = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL &&
+	    strstr(sname, "text") != NULL)
+		f |= SEC_TEXT;
+	return f;
+}
+
+/* The sections of elf in c, cleared when they were another file's. */
+static void
+secs_of(struct secs *c, Elf *elf)
+{
+	size_t n;
+
+	if (c->elf == elf)
+		return;
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+	c->elf = elf;
+	c->symtab = has_symtab(elf);
+	if (elf_getshdrnum(elf, &n) == 0 && n > 0 &&
+	    (c->v = calloc(n, 1)) != NULL)
+		c->n = n;
+}
+
+/* perf's symbol filter: functions, IFUNCs, and labels in text sections. */
+static int
+want_sym(struct secs *c, const GElf_Sym *sym, GElf_Word shndx,
+    const char *name)
+{
+	unsigned type = GELF_ST_TYPE(sym->st_info), f;
+
+	if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF)
+		return 0;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+		return 0;
+	if (type == STT_NOTYPE && (shndx == SHN_ABS ||
+	    shndx >= SHN_LORESERVE))
+		return 0;
+	if (shndx >= SHN_LORESERVE)
+		return 1;
+	if (shndx < c->n) {
+		if ((f = c->v[shndx]) == 0)
+			f = c->v[shndx] = sec_flags(c->elf, shndx);
+	} else
+		f = sec_flags(c->elf, shndx);
+	if (!(f & SEC_ALLOC))
+		return 0;
+	return type != STT_NOTYPE || (f & SEC_TEXT);
 }
 
 static Elf_Scn *
@@ -565,11 +613,10 @@ add_plt(struct pd_symtab_builder *b, Elf *elf)
 	GElf_Rela rela;
 	GElf_Rel rel;
 	GElf_Sym sym;
-	size_t i, nrel;
+	size_t i, nrel, len;
 	uint64_t addr, ent;
 	const char *name;
 	char buf[1024], *dm;
-	int len;
 
 	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64)
 		return;
@@ -604,10 +651,15 @@ add_plt(struct pd_symtab_builder *b, Elf *elf)
 		    (name = elf_strptr(elf, dsh.sh_link, sym.st_name)) == NULL)
 			continue;
 		dm = pd_symtab_demangle(name);
-		len = snprintf(buf, sizeof(buf), "%s@plt", dm != NULL ? dm :
-		    name);
+		len = strlen(dm != NULL ? dm : name);
+		if (len + 4 < sizeof(buf)) {
+			memcpy(buf, dm != NULL ? dm : name, len);
+			memcpy(buf + len, "@plt", 5);
+			len += 4;
+		} else
+			len = sizeof(buf);
 		free(dm);
-		if (len < 0 || (size_t)len >= sizeof(buf))
+		if (len >= sizeof(buf))
 			continue;
 		/* The last b->nplt symbols: the fixups leave them alone. */
 		if (pd_symtab_add(b, addr, ent, buf, len, STB_GLOBAL, 0) < 0)
@@ -1029,6 +1081,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		.debuginfo_path = &sy->debug_path,
 	};
 	struct pd_symtab_builder b;
+	struct secs secs = { 0 };
 	const unsigned char *bits;
 	struct dso *o;
 	void **ud;
@@ -1141,9 +1194,12 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 
 		name = dwfl_module_getsym_info(mod, n, &sym, &vaddr, &shndx,
 		    &selfp, &bias);
-		if (selfp == NULL || !want_sym(selfp, &sym, shndx, name))
+		if (selfp == NULL)
 			continue;
-		if (!symtab && has_symtab(selfp))
+		secs_of(&secs, selfp);
+		if (!want_sym(&secs, &sym, shndx, name))
+			continue;
+		if (secs.symtab)
 			symtab = 1;
 		if (pd_symtab_add(&b, sym.st_value, sym.st_size, name,
 		    strlen(name), GELF_ST_BIND(sym.st_info), 0) < 0)
@@ -1158,6 +1214,7 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	else if (file == d->path)
 		file_add(sy, d, &stb);
 out:
+	free(secs.v);
 	pd_symtab_builder_free(&b);
 	dwfl_end(dwfl);
 }

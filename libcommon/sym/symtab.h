@@ -21,27 +21,35 @@ struct sym {
  * is set its names are as the file has them, and each is demangled the
  * first time it is asked for (pd_symtab_name): most of a file's
  * symbols are never named, and demangling them all was most of loading
- * a C++ program's symbols.
+ * a C++ program's symbols. So is the choice among aliases that only
+ * their demangled names decide (a C1 and a C2 constructor): they stay
+ * in the table, marked, until an address among them is looked up.
  */
 struct symtab {
 	struct sym	*syms;
 	size_t		 n;
 	char		*pool;
 	int		 mangled;
-	unsigned char	*named;		/* mangled: syms[i] asked for */
-	const char	**raw;		/* syms[i]'s name before demangling,
-					   where it was demangled; or NULL */
-	char		**dm;		/* the demangled names made */
+	unsigned char	*named;		/* mangled: SYMTAB_* of syms[i] */
+	char		**dm;		/* the demangled names made, each
+					   after its raw name's pointer */
 	size_t		 ndm, dmcap;
 };
 
-/* A symbol while the table is built: what perf's choices look at. */
+#define SYMTAB_NAMED	1	/* asked for: name is as shown */
+#define SYMTAB_TIE	2	/* one of aliases not chosen yet */
+#define SYMTAB_DM	4	/* name is a demangled one (set_shown) */
+
+/*
+ * A symbol while the table is built: what perf's choices look at.
+ * Kept small: a C++ program has 100,000 of them to sort.
+ */
 struct bsym {
 	uint64_t	 start, end;
-	size_t		 name;		/* offset in the pool */
-	size_t		 idx;		/* insertion order */
+	uint32_t	 name;		/* offset in the pool */
 	unsigned char	 bind;
 	unsigned char	 module;	/* kallsyms: a module's symbol */
+	unsigned char	 tie;		/* SYMTAB_TIE */
 };
 
 struct pd_symtab_builder {
@@ -76,8 +84,11 @@ int	pd_symtab_finish(struct pd_symtab_builder *, struct symtab *st,
 	    int kallsyms);
 void	pd_symtab_builder_free(struct pd_symtab_builder *);
 
-/* The symbol holding addr, or NULL. */
-const struct sym	*pd_symtab_find(const struct symtab *, uint64_t addr);
+/*
+ * The symbol holding addr, or NULL; the aliases at its address are
+ * reduced to perf's choice now if that was left to their names.
+ */
+const struct sym	*pd_symtab_find(struct symtab *, uint64_t addr);
 /*
  * The name of symbol s of st as perf shows it, demangled now if need
  * be; the same pointer every time after the first.
