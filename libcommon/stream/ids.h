@@ -25,6 +25,15 @@ typedef uint64_t	(*pd_id_map_fn)(void *ctx, uint64_t id);
 int	pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 	    unsigned char *p, pd_id_map_fn map, void *ctx, const char **why);
 
+/*
+ * The same for a caller that has found the record's event already
+ * (pd_evlist_for_rec of a kernel record, by its ids as read; NULL for
+ * other records): a join finds it once for all its steps.
+ */
+int	pd_ids_map_ev(const struct pd_evlist *el, const struct pd_evsel *ev,
+	    const struct pd_rec *rec, unsigned char *p, pd_id_map_fn map,
+	    void *ctx, const char **why);
+
 typedef uint64_t	(*pd_ev_id_fn)(void *ctx, const struct pd_evsel *ev);
 
 /*
@@ -54,5 +63,11 @@ int	pd_ids_add_identifier(const struct pd_evlist *el,
 	    const struct pd_rec *rec, const unsigned char *p,
 	    unsigned char *out, pd_ev_id_fn evid, void *ctx,
 	    const char **why);
+
+/* The same with the record's event found (as pd_ids_map_ev). */
+int	pd_ids_add_identifier_ev(const struct pd_evlist *el,
+	    const struct pd_evsel *ev, const struct pd_rec *rec,
+	    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid,
+	    void *ctx, const char **why);
 
 #endif /* PD_IDS_H */

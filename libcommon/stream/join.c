@@ -331,14 +331,18 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
     struct pd_err *err)
 {
 	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const struct pd_evsel *ev = NULL;
 	const char *why;
 	int grew;
 
+	/* The event, by the ids as read: found once for every step. */
+	if (pd_rec_is_kernel(rec->type))
+		ev = pd_evlist_for_rec(el, rec);
 	memcpy(j->scratch, rec->data, rec->size);
-	if ((j->in[j->input].pid_base != 0 && pd_pids_shift(el, rec,
+	if ((j->in[j->input].pid_base != 0 && pd_pids_shift_ev(ev, rec,
 	    j->scratch, j->in[j->input].pid_base, &why) < 0) ||
-	    pd_ids_map(el, rec, j->scratch, map_id, j, &why) < 0 ||
-	    (grew = pd_ids_add_identifier(el, rec, j->scratch, j->grown,
+	    pd_ids_map_ev(el, ev, rec, j->scratch, map_id, j, &why) < 0 ||
+	    (grew = pd_ids_add_identifier_ev(el, ev, rec, j->scratch, j->grown,
 	    event_id, j, &why)) < 0)
 		return join_bad(rd, rec->offset, why, err);
 	if (j->nomem)
@@ -388,9 +392,13 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	*blob = NULL;
 	*bloblen = 0;
 	j->input = in;
+	if (rec->type == PD_RECORD_EVENT_UPDATE && j->in[in].suffix != NULL &&
+	    (r = suffixed_name(j, rd, rec)) != 0)
+		return r;
+	if (rec->type != PD_RECORD_HEADER_FEATURE)
+		goto renumber;
 	if (j->in[in].suffix != NULL &&
-	    (rec->type == PD_RECORD_EVENT_UPDATE ||
-	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC) &&
+	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC &&
 	    (r = suffixed_name(j, rd, rec)) != 0)
 		return r;
 	if (in > 0 && pd_feat_id(rec) == PD_FEAT_EVENT_DESC) {
@@ -400,6 +408,7 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
 			return -3;
 		return j->nomem ? -2 : 1;
 	}
+renumber:
 	if ((r = renumber(j, rd, rec, err)) < 0)
 		return r;
 	if (rec->type == PD_RECORD_HEADER_TRACING_DATA) {

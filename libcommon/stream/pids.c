@@ -41,15 +41,23 @@ int
 pd_pids_shift(const struct pd_evlist *el, const struct pd_rec *rec,
     unsigned char *p, uint32_t base, const char **why)
 {
-	const struct pd_evsel *ev;
+	return pd_pids_shift_ev(pd_rec_is_kernel(rec->type) ?
+	    pd_evlist_for_rec(el, rec) : NULL, rec, p, base, why);
+}
+
+int
+pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *p, uint32_t base, const char **why)
+{
 	struct shift s = { p, base };
 	struct pd_rec r = *rec;
 	long at;
 
 	r.data = p;
-	pd_record_pid_offsets(&r, shift_fixed, &s);
-	if (!pd_rec_is_kernel(rec->type) ||
-	    (ev = pd_evlist_for_rec(el, &r)) == NULL)
+	/* A SAMPLE's are in its head, below (most records: no call). */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		pd_record_pid_offsets(&r, shift_fixed, &s);
+	if (!pd_rec_is_kernel(rec->type) || ev == NULL)
 		return 0;
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		if (ev->head.tid == PD_HEAD_NONE)

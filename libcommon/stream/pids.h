@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
 
 /*
@@ -23,6 +24,13 @@ struct pd_rec;
  * (*why) when the record cannot be parsed.
  */
 int	pd_pids_shift(const struct pd_evlist *el, const struct pd_rec *rec,
+	    unsigned char *p, uint32_t base, const char **why);
+
+/*
+ * The same with the record's event found already (pd_evlist_for_rec of
+ * a kernel record, by its ids as read; NULL for other records).
+ */
+int	pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
 	    unsigned char *p, uint32_t base, const char **why);
 
 #endif /* PD_PIDS_H */

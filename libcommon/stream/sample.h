@@ -87,6 +87,28 @@ int	pd_sample_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	    struct pd_sample *s, const char **why);
 
 /*
+ * ev's sample shape (samplehead.h), from its attr, parsable bit and
+ * head: for the evlist, once per event.
+ */
+void	pd_sample_shape(const struct pd_evsel *ev, struct pd_sample_shape *);
+
+/* Record offsets of a SAMPLE's id fields (0: absent), as in pd_sample. */
+struct pd_sample_ids {
+	uint16_t	 identifier_off;
+	uint16_t	 id_off;
+	uint16_t	 read_off;
+};
+
+/*
+ * Where a SAMPLE of ev names sample ids, for a tool that rewrites them
+ * in every sample (a join): the same answer as pd_sample_parse, which
+ * checks the whole record, but without walking its fields when ev's
+ * shape is simple. Returns 0, or -1 with pd_sample_parse's *why.
+ */
+int	pd_sample_ids(const struct pd_evsel *ev, const struct pd_rec *rec,
+	    struct pd_sample_ids *ids, const char **why);
+
+/*
  * Entry i (< read_nr) of a parsed sample's READ values: the counter value,
  * its id and lost count (0 when the read_format lacks them).
  */
