@@ -68,42 +68,23 @@ pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 	    pd_evlist_for_rec(el, rec) : NULL, rec, p, map, ctx, why);
 }
 
-int
-pd_ids_map_ev(const struct pd_evlist *el, const struct pd_evsel *ev,
-    const struct pd_rec *rec, unsigned char *p, pd_id_map_fn map, void *ctx,
-    const char **why)
+/* pd_ids_map_ev but for SAMPLEs: the records that name few ids. */
+static __attribute__((noinline)) int
+map_other(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *p, pd_id_map_fn map, void *ctx, const char **why)
 {
-	struct pd_sample_ids s;
 	struct pd_record_read rr;
 	struct pd_rec r = *rec;
 	struct fixed_map f = { p, map, ctx };
 	long at;
 
-	(void)el;
 	r.data = p;
 	if (!pd_rec_is_kernel(rec->type)) {
 		pd_record_id_offsets(&r, map_fixed, &f);
 		return 0;
 	}
-	if (ev == NULL) {
-		if (rec->type == PERF_RECORD_SAMPLE) {
-			*why = "sample of an unknown event";
-			return -1;
-		}
+	if (ev == NULL)
 		return 0;
-	}
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		if (pd_sample_ids(ev, &r, &s, why) < 0)
-			return -1;
-		map_at(p, s.identifier_off, map, ctx);
-		map_at(p, s.id_off, map, ctx);
-		if (s.read_off != 0 &&
-		    map_read(ev, p, s.read_off, rec->size, map, ctx) < 0) {
-			*why = "read values run past the record";
-			return -1;
-		}
-		return 0;
-	}
 	/* LOST and THROTTLE name theirs; the event was found first */
 	pd_record_id_offsets(&r, map_fixed, &f);
 	/* READ values end at the trailer (one that does not fit is said
@@ -126,6 +107,33 @@ pd_ids_map_ev(const struct pd_evlist *el, const struct pd_evsel *ev,
 		map_at(p, at + ev->trailer.identifier, map, ctx);
 	if (ev->trailer.id != PD_HEAD_NONE)
 		map_at(p, at + ev->trailer.id, map, ctx);
+	return 0;
+}
+
+int
+pd_ids_map_ev(const struct pd_evlist *el, const struct pd_evsel *ev,
+    const struct pd_rec *rec, unsigned char *p, pd_id_map_fn map, void *ctx,
+    const char **why)
+{
+	struct pd_sample_ids s;
+
+	(void)el;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return map_other(ev, rec, p, map, ctx, why);
+	if (ev == NULL) {
+		*why = "sample of an unknown event";
+		return -1;
+	}
+	/* Checked as read: the ids' places do not depend on their values. */
+	if (pd_sample_ids(ev, rec, &s, why) < 0)
+		return -1;
+	map_at(p, s.identifier_off, map, ctx);
+	map_at(p, s.id_off, map, ctx);
+	if (s.read_off != 0 &&
+	    map_read(ev, p, s.read_off, rec->size, map, ctx) < 0) {
+		*why = "read values run past the record";
+		return -1;
+	}
 	return 0;
 }
 
@@ -183,11 +191,10 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 	    pd_evlist_for_rec(el, rec) : NULL, rec, p, out, evid, ctx, why);
 }
 
-int
-pd_ids_add_identifier_ev(const struct pd_evlist *el,
-    const struct pd_evsel *ev, const struct pd_rec *rec,
-    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
-    const char **why)
+static __attribute__((noinline)) int
+add_identifier(const struct pd_evlist *el, const struct pd_evsel *ev,
+    const struct pd_rec *rec, const unsigned char *p, unsigned char *out,
+    pd_ev_id_fn evid, void *ctx, const char **why)
 {
 	struct pd_record_header_attr a;
 	struct pd_rec r;
@@ -195,10 +202,6 @@ pd_ids_add_identifier_ev(const struct pd_evlist *el,
 	uint64_t st, fl, id;
 	long at;
 
-	/* Most records: a SAMPLE of an event that has IDENTIFIER. */
-	if (rec->type == PERF_RECORD_SAMPLE && ev != NULL &&
-	    (ev->attr.sample_type & PERF_SAMPLE_IDENTIFIER))
-		return 0;
 	if (rec->type == PD_RECORD_HEADER_ATTR) {
 		r = *rec;
 		r.data = p;
@@ -280,4 +283,17 @@ too_big:
 	*why = "no room for PERF_SAMPLE_IDENTIFIER: record would exceed "
 	    "65535 bytes";
 	return -1;
+}
+
+int
+pd_ids_add_identifier_ev(const struct pd_evlist *el,
+    const struct pd_evsel *ev, const struct pd_rec *rec,
+    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
+    const char **why)
+{
+	/* Most records: a SAMPLE of an event that has IDENTIFIER. */
+	if (rec->type == PERF_RECORD_SAMPLE && ev != NULL &&
+	    (ev->attr.sample_type & PERF_SAMPLE_IDENTIFIER))
+		return 0;
+	return add_identifier(el, ev, rec, p, out, evid, ctx, why);
 }

@@ -79,6 +79,12 @@ struct pd_ordered {
 
 	struct input		*in;		/* a merge's inputs */
 	unsigned		 nin;
+
+	/*
+	 * A record built in pd_ordered_room's space, kept here while
+	 * reserve_slow may flush and compact the slabs under it.
+	 */
+	unsigned char		*bounce;
 };
 
 struct pd_ordered *
@@ -112,6 +118,7 @@ pd_ordered_free(struct pd_ordered *o)
 	free(o->batch);
 	free(o->tmp);
 	free(o->in);
+	free(o->bounce);
 	free(o);
 }
 
@@ -540,21 +547,44 @@ nomem:
 	return -1;
 }
 
+void *
+pd_ordered_room(struct pd_ordered *o, size_t max)
+{
+	if (!o->copy || o->cur < 0 || o->fill + max > SLAB)
+		return NULL;
+	return o->slabs[o->cur].mem + o->fill;
+}
+
 int
 pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 {
 	uint32_t len = 0;
 	struct qent *e;
+	int in_room;
 
 	if (ts == 0 || ts == UINT64_MAX)
 		return 1;
 	if (o->copy)
 		len = (pd_header_size(rec) + 7u) & ~7u;
+	/* Built where it goes (pd_ordered_room): no copy, unless moved. */
+	in_room = o->copy && o->cur >= 0 &&
+	    rec == o->slabs[o->cur].mem + o->fill;
 	/* The common case: the slots and the slab space are there. */
-	if ((o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
-	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) &&
-	    reserve_slow(o, len) < 0)
-		return -1;
+	if (o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
+	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) {
+		if (in_room) {
+			if (o->bounce == NULL &&
+			    (o->bounce = malloc(SLAB)) == NULL) {
+				errno = ENOMEM;
+				return -1;
+			}
+			memcpy(o->bounce, rec, pd_header_size(rec));
+			rec = o->bounce;
+			in_room = 0;
+		}
+		if (reserve_slow(o, len) < 0)
+			return -1;
+	}
 	/* Counted after any half flush, which may itself pass ts. */
 	if (ts < o->last_flush)
 		o->late++;
@@ -571,8 +601,9 @@ pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 		e->u.ref = (void *)rec;
 		return 0;
 	}
-	memcpy(o->slabs[o->cur].mem + o->fill, rec,
-	    pd_header_size(rec));
+	if (!in_room)
+		memcpy(o->slabs[o->cur].mem + o->fill, rec,
+		    pd_header_size(rec));
 	e->u.at.slab = o->cur;
 	e->u.at.off = o->fill;
 	o->fill += len;

@@ -45,8 +45,9 @@ pd_pids_shift(const struct pd_evlist *el, const struct pd_rec *rec,
 	    pd_evlist_for_rec(el, rec) : NULL, rec, p, base, why);
 }
 
-int
-pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
+/* pd_pids_shift_ev but for SAMPLEs. */
+static __attribute__((noinline)) int
+shift_other(const struct pd_evsel *ev, const struct pd_rec *rec,
     unsigned char *p, uint32_t base, const char **why)
 {
 	struct shift s = { p, base };
@@ -54,21 +55,9 @@ pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
 	long at;
 
 	r.data = p;
-	/* A SAMPLE's are in its head, below (most records: no call). */
-	if (rec->type != PERF_RECORD_SAMPLE)
-		pd_record_pid_offsets(&r, shift_fixed, &s);
-	if (!pd_rec_is_kernel(rec->type) || ev == NULL)
-		return 0;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		if (ev->head.tid == PD_HEAD_NONE)
-			return 0;
-		if (pd_sample_head_check(&ev->head, &r, why) < 0)
-			return -1;
-		shift32(p + PD_REC_HDR_SIZE + ev->head.tid, base);
-		shift32(p + PD_REC_HDR_SIZE + ev->head.tid + 4, base);
-		return 0;
-	}
-	if (ev->id_hdr_size == 0 || ev->trailer.tid == PD_HEAD_NONE)
+	pd_record_pid_offsets(&r, shift_fixed, &s);
+	if (!pd_rec_is_kernel(rec->type) || ev == NULL ||
+	    ev->id_hdr_size == 0 || ev->trailer.tid == PD_HEAD_NONE)
 		return 0;
 	if ((at = pd_sample_id_start(ev, rec->size)) < 0) {
 		*why = "sample_id trailer does not fit the record";
@@ -76,5 +65,21 @@ pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
 	}
 	shift32(p + at + ev->trailer.tid, base);
 	shift32(p + at + ev->trailer.tid + 4, base);
+	return 0;
+}
+
+int
+pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *p, uint32_t base, const char **why)
+{
+	/* Most records: a SAMPLE, its pid and tid in its head. */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return shift_other(ev, rec, p, base, why);
+	if (ev == NULL || ev->head.tid == PD_HEAD_NONE)
+		return 0;
+	if (pd_sample_head_check(&ev->head, rec, why) < 0)
+		return -1;
+	shift32(p + PD_REC_HDR_SIZE + ev->head.tid, base);
+	shift32(p + PD_REC_HDR_SIZE + ev->head.tid + 4, base);
 	return 0;
 }

@@ -278,26 +278,11 @@ pd_sample_shape(const struct pd_evsel *ev, struct pd_sample_shape *sh)
 }
 
 int
-pd_sample_ids(const struct pd_evsel *ev, const struct pd_rec *rec,
+pd_sample_ids_walk(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_sample_ids *ids, const char **why)
 {
-	const struct pd_sample_shape *sh = &ev->shape;
-	uint64_t st = ev->attr.sample_type, body = rec->size - PD_REC_HDR_SIZE;
-	uint64_t fixed = (uint64_t)sh->pre + sh->post;
 	struct pd_sample s;
 
-	/* pd_sample_parse's checks, for a simple shape, in one sum. */
-	if (sh->simple && (!sh->chain ? body >= fixed : body >= fixed + 8 &&
-	    pd_get_u64(rec->data + PD_REC_HDR_SIZE + sh->pre) <=
-	    (body - fixed - 8) / 8)) {
-		ids->identifier_off = st & PERF_SAMPLE_IDENTIFIER ?
-		    PD_REC_HDR_SIZE : 0;
-		ids->id_off = st & PERF_SAMPLE_ID ?
-		    PD_REC_HDR_SIZE + ev->head.id : 0;
-		ids->read_off = st & PERF_SAMPLE_READ ?
-		    PD_REC_HDR_SIZE + ev->head.size : 0;
-		return 0;
-	}
 	if (pd_sample_parse(ev, rec, &s, why) < 0)
 		return -1;
 	ids->identifier_off = s.identifier_off;

@@ -105,7 +105,12 @@ struct pd_sample_ids {
  * checks the whole record, but without walking its fields when ev's
  * shape is simple. Returns 0, or -1 with pd_sample_parse's *why.
  */
-int	pd_sample_ids(const struct pd_evsel *ev, const struct pd_rec *rec,
+static inline int	pd_sample_ids(const struct pd_evsel *ev,
+			    const struct pd_rec *rec, struct pd_sample_ids *ids,
+			    const char **why);
+
+/* pd_sample_ids by pd_sample_parse: the shapes that are not simple. */
+int	pd_sample_ids_walk(const struct pd_evsel *ev, const struct pd_rec *rec,
 	    struct pd_sample_ids *ids, const char **why);
 
 /*
@@ -177,5 +182,26 @@ uint64_t	pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
  */
 long	pd_sample_rec_time_at(const struct pd_evsel *ev,
 	    const struct pd_rec *rec);
+
+static inline int
+pd_sample_ids(const struct pd_evsel *ev, const struct pd_rec *rec,
+    struct pd_sample_ids *ids, const char **why)
+{
+	const struct pd_sample_shape *sh = &ev->shape;
+	uint64_t st = ev->attr.sample_type, body = rec->size - PD_REC_HDR_SIZE;
+	uint64_t fixed = (uint64_t)sh->pre + sh->post;
+
+	/* pd_sample_parse's checks, for a simple shape, in one sum. */
+	if (!sh->simple || (!sh->chain ? body < fixed : body < fixed + 8 ||
+	    pd_get_u64(rec->data + PD_REC_HDR_SIZE + sh->pre) >
+	    (body - fixed - 8) / 8))
+		return pd_sample_ids_walk(ev, rec, ids, why);
+	ids->identifier_off = st & PERF_SAMPLE_IDENTIFIER ?
+	    PD_REC_HDR_SIZE : 0;
+	ids->id_off = st & PERF_SAMPLE_ID ? PD_REC_HDR_SIZE + ev->head.id : 0;
+	ids->read_off = st & PERF_SAMPLE_READ ?
+	    PD_REC_HDR_SIZE + ev->head.size : 0;
+	return 0;
+}
 
 #endif /* PD_SAMPLE_H */
