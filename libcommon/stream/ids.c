@@ -16,9 +16,8 @@ map_at(unsigned char *p, unsigned off, pd_id_map_fn map, void *ctx)
 		pd_put_u64(p + off, map(ctx, pd_get_u64(p + off)));
 }
 
-/* The ids among READ values that start at record offset `off`. */
-static int
-map_read(const struct pd_evsel *ev, unsigned char *p, unsigned off,
+int
+pd_ids_map_read(const struct pd_evsel *ev, unsigned char *p, unsigned off,
     unsigned size, pd_id_map_fn map, void *ctx)
 {
 	uint64_t rf = ev->attr.read_format, nr = 1, i;
@@ -68,9 +67,8 @@ pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 	    pd_evlist_for_rec(el, rec) : NULL, rec, p, map, ctx, why);
 }
 
-/* pd_ids_map_ev but for SAMPLEs: the records that name few ids. */
-static __attribute__((noinline)) int
-map_other(const struct pd_evsel *ev, const struct pd_rec *rec,
+int
+pd_ids_map_rest(const struct pd_evsel *ev, const struct pd_rec *rec,
     unsigned char *p, pd_id_map_fn map, void *ctx, const char **why)
 {
 	struct pd_record_read rr;
@@ -92,7 +90,7 @@ map_other(const struct pd_evsel *ev, const struct pd_rec *rec,
 	if (rec->type == PERF_RECORD_READ &&
 	    pd_record_read_parse(&r, &rr) == 0 &&
 	    (at = pd_sample_id_start(ev, rec->size)) >= 0 &&
-	    map_read(ev, p, rr.values - p, at, map, ctx) < 0) {
+	    pd_ids_map_read(ev, p, rr.values - p, at, map, ctx) < 0) {
 		*why = "read values run past the record";
 		return -1;
 	}
@@ -107,33 +105,6 @@ map_other(const struct pd_evsel *ev, const struct pd_rec *rec,
 		map_at(p, at + ev->trailer.identifier, map, ctx);
 	if (ev->trailer.id != PD_HEAD_NONE)
 		map_at(p, at + ev->trailer.id, map, ctx);
-	return 0;
-}
-
-int
-pd_ids_map_ev(const struct pd_evlist *el, const struct pd_evsel *ev,
-    const struct pd_rec *rec, unsigned char *p, pd_id_map_fn map, void *ctx,
-    const char **why)
-{
-	struct pd_sample_ids s;
-
-	(void)el;
-	if (rec->type != PERF_RECORD_SAMPLE)
-		return map_other(ev, rec, p, map, ctx, why);
-	if (ev == NULL) {
-		*why = "sample of an unknown event";
-		return -1;
-	}
-	/* Checked as read: the ids' places do not depend on their values. */
-	if (pd_sample_ids(ev, rec, &s, why) < 0)
-		return -1;
-	map_at(p, s.identifier_off, map, ctx);
-	map_at(p, s.id_off, map, ctx);
-	if (s.read_off != 0 &&
-	    map_read(ev, p, s.read_off, rec->size, map, ctx) < 0) {
-		*why = "read values run past the record";
-		return -1;
-	}
 	return 0;
 }
 
@@ -191,10 +162,11 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 	    pd_evlist_for_rec(el, rec) : NULL, rec, p, out, evid, ctx, why);
 }
 
-static __attribute__((noinline)) int
-add_identifier(const struct pd_evlist *el, const struct pd_evsel *ev,
-    const struct pd_rec *rec, const unsigned char *p, unsigned char *out,
-    pd_ev_id_fn evid, void *ctx, const char **why)
+int
+pd_ids_add_identifier_rest(const struct pd_evlist *el,
+    const struct pd_evsel *ev, const struct pd_rec *rec,
+    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
+    const char **why)
 {
 	struct pd_record_header_attr a;
 	struct pd_rec r;
@@ -283,17 +255,4 @@ too_big:
 	*why = "no room for PERF_SAMPLE_IDENTIFIER: record would exceed "
 	    "65535 bytes";
 	return -1;
-}
-
-int
-pd_ids_add_identifier_ev(const struct pd_evlist *el,
-    const struct pd_evsel *ev, const struct pd_rec *rec,
-    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
-    const char **why)
-{
-	/* Most records: a SAMPLE of an event that has IDENTIFIER. */
-	if (rec->type == PERF_RECORD_SAMPLE && ev != NULL &&
-	    (ev->attr.sample_type & PERF_SAMPLE_IDENTIFIER))
-		return 0;
-	return add_identifier(el, ev, rec, p, out, evid, ctx, why);
 }

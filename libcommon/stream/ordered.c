@@ -555,21 +555,54 @@ pd_ordered_room(struct pd_ordered *o, size_t max)
 	return o->slabs[o->cur].mem + o->fill;
 }
 
-int
-pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+/*
+ * Queues a record whose index slot and slab space are there (len: its
+ * padded size; 0 without copies). in_room: it was built at the copy's
+ * place (pd_ordered_room).
+ */
+static inline void
+put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
+    int in_room)
+{
+	struct qent *e;
+
+	/* Counted after any half flush, which may itself pass ts. */
+	if (ts < o->last_flush)
+		o->late++;
+	/*
+	 * perf's max_timestamp follows the queue's tail, and starts afresh
+	 * when the queue was empty.
+	 */
+	if (o->nq + o->nbatch == 0 || ts > o->max_ts)
+		o->max_ts = ts;
+	o->last_ts = ts;
+	e = &o->batch[o->nbatch++];
+	e->ts = ts;
+	if (!o->copy) {
+		e->u.ref = (void *)rec;
+		return;
+	}
+	if (!in_room)
+		memcpy(o->slabs[o->cur].mem + o->fill, rec,
+		    pd_header_size(rec));
+	e->u.at.slab = o->cur;
+	e->u.at.off = o->fill;
+	o->fill += len;
+	o->slabs[o->cur].live++;
+}
+
+/* pd_ordered_queue when room must be made first, or without copies. */
+static int
+queue_slow(struct pd_ordered *o, const void *rec, uint64_t ts)
 {
 	uint32_t len = 0;
-	struct qent *e;
 	int in_room;
 
-	if (ts == 0 || ts == UINT64_MAX)
-		return 1;
 	if (o->copy)
 		len = (pd_header_size(rec) + 7u) & ~7u;
 	/* Built where it goes (pd_ordered_room): no copy, unless moved. */
 	in_room = o->copy && o->cur >= 0 &&
 	    rec == o->slabs[o->cur].mem + o->fill;
-	/* The common case: the slots and the slab space are there. */
 	if (o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
 	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) {
 		if (in_room) {
@@ -585,30 +618,30 @@ pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 		if (reserve_slow(o, len) < 0)
 			return -1;
 	}
-	/* Counted after any half flush, which may itself pass ts. */
-	if (ts < o->last_flush)
-		o->late++;
-	/*
-	 * perf's max_timestamp follows the queue's tail, and starts afresh
-	 * when the queue was empty.
-	 */
-	if (o->nq + o->nbatch == 0 || ts > o->max_ts)
-		o->max_ts = ts;
-	o->last_ts = ts;
-	e = &o->batch[o->nbatch++];
-	e->ts = ts;
-	if (!o->copy) {
-		e->u.ref = (void *)rec;
-		return 0;
-	}
-	if (!in_room)
-		memcpy(o->slabs[o->cur].mem + o->fill, rec,
-		    pd_header_size(rec));
-	e->u.at.slab = o->cur;
-	e->u.at.off = o->fill;
-	o->fill += len;
-	o->slabs[o->cur].live++;
+	put(o, rec, ts, len, in_room);
 	return 0;
+}
+
+/* The common case inline: a copy, and the slot and space are there. */
+static inline int
+queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+{
+	uint32_t len;
+
+	if (ts == 0 || ts == UINT64_MAX)
+		return 1;
+	len = (pd_header_size(rec) + 7u) & ~7u;
+	if (!o->copy || o->cur < 0 || o->fill + len > SLAB ||
+	    o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2)
+		return queue_slow(o, rec, ts);
+	put(o, rec, ts, len, rec == o->slabs[o->cur].mem + o->fill);
+	return 0;
+}
+
+int
+pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+{
+	return queue(o, rec, ts);
 }
 
 int
@@ -657,7 +690,7 @@ pd_ordered_queue_in(struct pd_ordered *o, unsigned in, const void *rec,
 	struct input *p = &o->in[in];
 	int r;
 
-	if ((r = pd_ordered_queue(o, rec, ts)) == 0 && ts > p->max_ts)
+	if ((r = queue(o, rec, ts)) == 0 && ts > p->max_ts)
 		p->max_ts = ts;
 	return r;
 }
