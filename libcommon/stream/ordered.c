@@ -630,8 +630,11 @@ queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 
 	if (ts == 0 || ts == UINT64_MAX)
 		return 1;
+	/* Without copies, what is queued need not even be a record. */
+	if (!o->copy)
+		return queue_slow(o, rec, ts);
 	len = (pd_header_size(rec) + 7u) & ~7u;
-	if (!o->copy || o->cur < 0 || o->fill + len > SLAB ||
+	if (o->cur < 0 || o->fill + len > SLAB ||
 	    o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2)
 		return queue_slow(o, rec, ts);
 	put(o, rec, ts, len, rec == o->slabs[o->cur].mem + o->fill);
