@@ -34,13 +34,11 @@ struct src {
 	struct pd_feat_clock_data cd;
 	int			 has_cd;
 	int			 clock;		/* its events' clockid, -1: perf's */
-	int64_t			 offset;	/* added to its times */
 	int			 pending;	/* rec is read, not yet handled */
 	int			 done;
 	unsigned		 host;		/* its host's number, 0 first */
 	struct pd_rec		 rec;
 	char			 suffix[140];	/* "@host" */
-	unsigned char		 buf[PD_REC_MAX + 1]; /* a record re-timed */
 };
 
 struct merge {
@@ -66,38 +64,21 @@ die_write(struct merge *m)
 	pd_die_write(m->outname);
 }
 
-/* A record's time, moved by offset; never 0 or below (no time). */
-static uint64_t
-shift(uint64_t ts, int64_t offset)
-{
-	if (offset < 0 && ts <= (uint64_t)-offset)
-		return 1;
-	return ts + (uint64_t)offset;
-}
-
 /* Record rec of input i: queued, written, or taken as a round. */
 static int
 handle(struct merge *m, unsigned i, struct pd_rec *rec)
 {
 	struct src *s = &m->src[i];
 	const unsigned char *blob;
+	unsigned char *out = NULL;
 	struct pd_err err;
-	uint64_t ts = 0;
+	uint64_t ts;
 	size_t len;
-	long at;
 	int r;
 
 	if (pd_rec_is_kernel(rec->type)) {
-		at = pd_sample_rec_time_at(pd_evlist_for_rec(
-		    pd_reader_evlist(s->rd), rec), rec);
-		if (at >= 0)
-			ts = pd_get_u64(rec->data + at);
-		if (ts != 0 && ts != UINT64_MAX && s->offset != 0) {
-			ts = shift(ts, s->offset);
-			memcpy(s->buf, rec->data, rec->size);
-			pd_put_u64(s->buf + at, ts);
-			rec->data = s->buf;
-		}
+		/* The join builds it where the queue keeps it: no copy. */
+		out = pd_ordered_room(m->q, rec->size + PD_JOIN_GROW_MAX);
 	} else if (rec->type == PD_RECORD_FINISHED_ROUND) {
 		if (pd_ordered_round_in(m->q, i) < 0)
 			goto queue_failed;
@@ -115,7 +96,7 @@ handle(struct merge *m, unsigned i, struct pd_rec *rec)
 		    f == PD_FEAT_CLOCKID)
 			return M_OK;
 	}
-	r = pd_join_rec(m->join, i, s->rd, rec, &blob, &len, &err);
+	r = pd_join_rec_to(m->join, i, s->rd, rec, out, &blob, &len, &err);
 	if (r == 1)
 		return M_OK;
 	if (r == -3)
@@ -130,6 +111,8 @@ handle(struct merge *m, unsigned i, struct pd_rec *rec)
 		pd_print_err(&err);
 		return M_BAD;
 	}
+	/* On the merged axis (merge_clocks set the input's offset). */
+	ts = pd_join_time(m->join);
 	if (ts != 0 && ts != UINT64_MAX) {
 		if ((r = pd_ordered_queue_in(m->q, i, rec->data, ts)) < 0)
 			goto queue_failed;
@@ -280,7 +263,7 @@ merge_clocks(struct merge *m, const struct clock_offset *off, unsigned noff)
 		if (strcmp(host_of(s), host_of(ref)) != 0)
 			hosts++;
 		if ((o = offset_for(host_of(s), off, noff)) != NULL) {
-			s->offset = o->ns;
+			pd_join_set_clock(m->join, i, o->ns);
 			continue;
 		}
 		if (strcmp(host_of(s), host_of(ref)) == 0 &&
@@ -300,7 +283,7 @@ merge_clocks(struct merge *m, const struct clock_offset *off, unsigned noff)
 			    host_of(bare));
 			return M_BAD;
 		}
-		s->offset = wall_zero(s) - wall_zero(ref);
+		pd_join_set_clock(m->join, i, wall_zero(s) - wall_zero(ref));
 	}
 	if (ref->has_cd) {
 		len = pd_feat_clock_data_build(b, sizeof(b), &ref->cd, 0);

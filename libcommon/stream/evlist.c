@@ -256,6 +256,7 @@ pd_evlist_add(struct pd_evlist *el, const void *attr, size_t attr_len,
 	    (ev->attr.read_format & ~PD_FORMAT_KNOWN) == 0;
 	calc_positions(ev);
 	pd_sample_layout(ev->attr.sample_type, &ev->head);
+	pd_sample_shape(ev, &ev->shape);
 	pd_attr_default_name(&ev->attr, name, sizeof(name));
 	ev->name = strdup(name);
 	el->n++;

@@ -56,6 +56,7 @@ struct pd_evsel {
 	uint16_t	 id_hdr_size;	/* sample_id_all trailer bytes, or 0 */
 	struct pd_sample_layout head;	/* the SAMPLE's fixed fields */
 	struct pd_sample_id_layout trailer;	/* with sample_id_all */
+	struct pd_sample_shape shape;	/* how to check a SAMPLE fast */
 	unsigned	 parsable:1;	/* only bits we know in the layout */
 	unsigned	 named:1;	/* by a record, not by default */
 };

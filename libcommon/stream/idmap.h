@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PD_IDMAP_CACHE	8	/* a power of two */
+
 struct pd_idmap {
 	uint64_t	*keys;
 	uint64_t	*vals;
@@ -21,12 +23,15 @@ struct pd_idmap {
 	size_t		 n;
 	uint64_t	 seed;
 	/*
-	 * The last key found and its value: consecutive records mostly
-	 * belong to one event, and the seeded hash costs more than the
-	 * comparison. A cache, written by lookups on a const map.
+	 * The last keys found and their values, direct-mapped by the key's
+	 * low bits: records mostly name a few ids (an event's, one per CPU,
+	 * and the ids of its side-band records), given out in a row, and
+	 * the seeded hash costs more than the comparison. Keys that share
+	 * a slot only miss it. A cache, written by lookups on a const map;
+	 * bit i of hit: slot i holds a key.
 	 */
-	uint64_t	 hit_key, hit_val;
-	int		 hit;
+	uint64_t	 hit_key[PD_IDMAP_CACHE], hit_val[PD_IDMAP_CACHE];
+	unsigned	 hit;
 };
 
 /* An empty map needs no call: a zeroed struct is one. Frees and zeroes. */
@@ -66,11 +71,12 @@ static inline int
 pd_idmap_get(const struct pd_idmap *m, uint64_t key, uint64_t *val)
 {
 	struct pd_idmap *c = (struct pd_idmap *)m;	/* the cache only */
+	unsigned k = key & (PD_IDMAP_CACHE - 1);
 	size_t h;
 
-	if (m->hit && m->hit_key == key) {
+	if ((m->hit >> k & 1) && m->hit_key[k] == key) {
 		if (val != NULL)
-			*val = m->hit_val;
+			*val = m->hit_val[k];
 		return 1;
 	}
 	if (m->cap == 0)
@@ -78,9 +84,9 @@ pd_idmap_get(const struct pd_idmap *m, uint64_t key, uint64_t *val)
 	for (h = pd_idmap_mix(key, m->seed) & (m->cap - 1); m->used[h];
 	    h = (h + 1) & (m->cap - 1))
 		if (m->keys[h] == key) {
-			c->hit = 1;
-			c->hit_key = key;
-			c->hit_val = m->vals[h];
+			c->hit |= 1u << k;
+			c->hit_key[k] = key;
+			c->hit_val[k] = m->vals[h];
 			if (val != NULL)
 				*val = m->vals[h];
 			return 1;

@@ -16,9 +16,8 @@ map_at(unsigned char *p, unsigned off, pd_id_map_fn map, void *ctx)
 		pd_put_u64(p + off, map(ctx, pd_get_u64(p + off)));
 }
 
-/* The ids among READ values that start at record offset `off`. */
-static int
-map_read(const struct pd_evsel *ev, unsigned char *p, unsigned off,
+int
+pd_ids_map_read(const struct pd_evsel *ev, unsigned char *p, unsigned off,
     unsigned size, pd_id_map_fn map, void *ctx)
 {
 	uint64_t rf = ev->attr.read_format, nr = 1, i;
@@ -64,8 +63,14 @@ int
 pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
     unsigned char *p, pd_id_map_fn map, void *ctx, const char **why)
 {
-	const struct pd_evsel *ev;
-	struct pd_sample s;
+	return pd_ids_map_ev(el, pd_rec_is_kernel(rec->type) ?
+	    pd_evlist_for_rec(el, rec) : NULL, rec, p, map, ctx, why);
+}
+
+int
+pd_ids_map_rest(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *p, pd_id_map_fn map, void *ctx, const char **why)
+{
 	struct pd_record_read rr;
 	struct pd_rec r = *rec;
 	struct fixed_map f = { p, map, ctx };
@@ -76,39 +81,30 @@ pd_ids_map(const struct pd_evlist *el, const struct pd_rec *rec,
 		pd_record_id_offsets(&r, map_fixed, &f);
 		return 0;
 	}
-	if ((ev = pd_evlist_for_rec(el, &r)) == NULL) {
-		if (rec->type == PERF_RECORD_SAMPLE) {
-			*why = "sample of an unknown event";
-			return -1;
-		}
+	if (ev == NULL)
 		return 0;
-	}
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		if (pd_sample_parse(ev, &r, &s, why) < 0)
-			return -1;
-		map_at(p, s.identifier_off, map, ctx);
-		map_at(p, s.id_off, map, ctx);
-		if (s.read_off != 0 &&
-		    map_read(ev, p, s.read_off, rec->size, map, ctx) < 0) {
-			*why = "read values run past the record";
-			return -1;
-		}
-		return 0;
-	}
 	/* LOST and THROTTLE name theirs; the event was found first */
 	pd_record_id_offsets(&r, map_fixed, &f);
 	/* READ values end at the trailer (one that does not fit is said
 	 * below) */
-	if (pd_record_read_parse(&r, &rr) == 0 &&
+	if (rec->type == PERF_RECORD_READ &&
+	    pd_record_read_parse(&r, &rr) == 0 &&
 	    (at = pd_sample_id_start(ev, rec->size)) >= 0 &&
-	    map_read(ev, p, rr.values - p, at, map, ctx) < 0) {
+	    pd_ids_map_read(ev, p, rr.values - p, at, map, ctx) < 0) {
 		*why = "read values run past the record";
 		return -1;
 	}
-	if (pd_sample_id_parse(ev, &r, &s, why) < 0)
+	/* The trailer's ids, as pd_sample_id_parse finds them. */
+	if (ev->id_hdr_size == 0)
+		return 0;
+	if ((at = pd_sample_id_start(ev, rec->size)) < 0) {
+		*why = "sample_id trailer does not fit the record";
 		return -1;
-	map_at(p, s.identifier_off, map, ctx);
-	map_at(p, s.id_off, map, ctx);
+	}
+	if (ev->trailer.identifier != PD_HEAD_NONE)
+		map_at(p, at + ev->trailer.identifier, map, ctx);
+	if (ev->trailer.id != PD_HEAD_NONE)
+		map_at(p, at + ev->trailer.id, map, ctx);
 	return 0;
 }
 
@@ -162,14 +158,24 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
     const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
     const char **why)
 {
-	const struct pd_evsel *ev;
+	return pd_ids_add_identifier_ev(el, pd_rec_is_kernel(rec->type) ?
+	    pd_evlist_for_rec(el, rec) : NULL, rec, p, out, evid, ctx, why);
+}
+
+int
+pd_ids_add_identifier_rest(const struct pd_evlist *el,
+    const struct pd_evsel *ev, const struct pd_rec *rec,
+    const unsigned char *p, unsigned char *out, pd_ev_id_fn evid, void *ctx,
+    const char **why)
+{
 	struct pd_record_header_attr a;
-	struct pd_rec r = *rec;
+	struct pd_rec r;
 	unsigned size = rec->size, off;
 	uint64_t st, fl, id;
 	long at;
 
 	if (rec->type == PD_RECORD_HEADER_ATTR) {
+		r = *rec;
 		r.data = p;
 		if (el->n == 0 || pd_record_header_attr_parse(&r, &a) < 0) {
 			*why = "ATTR record without its event";
@@ -200,8 +206,7 @@ pd_ids_add_identifier(const struct pd_evlist *el, const struct pd_rec *rec,
 		pd_header_set_size(out, size + 8);
 		return size + 8;
 	}
-	if (!pd_rec_is_kernel(rec->type) ||
-	    (ev = pd_evlist_for_rec(el, rec)) == NULL)
+	if (!pd_rec_is_kernel(rec->type) || ev == NULL)
 		return 0;
 	st = ev->attr.sample_type;
 	if (rec->type != PERF_RECORD_SAMPLE &&

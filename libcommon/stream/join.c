@@ -22,6 +22,7 @@
 #include "libcommon/stream/pids.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 #include "libcommon/stream/tracefmt.h"
 
 /*
@@ -35,6 +36,7 @@ struct join_in {
 	struct pd_idmap	 evids;		/* this input's event -> its id */
 	const char	*suffix;	/* event names get it, or NULL */
 	uint32_t	 pid_base;	/* added to its pids and tids */
+	int64_t		 clock;		/* added to its times */
 };
 
 struct pd_join {
@@ -43,6 +45,7 @@ struct pd_join {
 	unsigned	 nin;
 	uint64_t	 input;		/* the input being read */
 	uint64_t	 next_id;
+	uint64_t	 time;		/* the last record's, or 0 */
 	int		 nomem;
 	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
 	unsigned char	*blob;		/* this input's tracing data */
@@ -105,6 +108,18 @@ void
 pd_join_set_pid_base(struct pd_join *j, unsigned in, uint32_t base)
 {
 	j->in[in].pid_base = base;
+}
+
+void
+pd_join_set_clock(struct pd_join *j, unsigned in, int64_t offset)
+{
+	j->in[in].clock = offset;
+}
+
+uint64_t
+pd_join_time(const struct pd_join *j)
+{
+	return j->time;
 }
 
 static uint64_t
@@ -321,33 +336,88 @@ join_bad(struct pd_reader *rd, uint64_t offset, const char *why,
 	return -1;
 }
 
+/* A time moved by offset; never 0 or below (no time). */
+static uint64_t
+shift_time(uint64_t ts, int64_t offset)
+{
+	if (offset < 0 && ts <= (uint64_t)-offset)
+		return 1;
+	return ts + (uint64_t)offset;
+}
+
+/*
+ * The record's time, as read, and where it sits in `out` (the record
+ * after the join, `grew` its new size or 0): moved by the input's
+ * clock offset there. 0 when it has none.
+ */
+static uint64_t
+join_time(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *out, int grew, int64_t offset)
+{
+	uint64_t ts;
+	long at;
+
+	if ((at = pd_sample_rec_time_at(ev, rec)) < 0)
+		return 0;
+	ts = pd_get_u64(rec->data + at);
+	if (ts == 0 || ts == UINT64_MAX || offset == 0)
+		return ts;
+	/*
+	 * IDENTIFIER goes first in a SAMPLE; a trailer only grows at its
+	 * end, after the time, or whole where there was no time.
+	 */
+	if (grew > 0 && rec->type == PERF_RECORD_SAMPLE)
+		at += 8;
+	ts = shift_time(ts, offset);
+	pd_put_u64(out + at, ts);
+	return ts;
+}
+
 /*
  * Moves the input's pids (by the ids as read), renumbers colliding ids,
- * then gives every event PERF_SAMPLE_IDENTIFIER;
- * rec then points at the new bytes.
+ * then gives every event PERF_SAMPLE_IDENTIFIER, into `out` (NULL: the
+ * join's buffer) for kernel records; rec then points at the new bytes,
+ * and j->time says the record's time.
  */
 static int
 renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
-    struct pd_err *err)
+    unsigned char *out, struct pd_err *err)
 {
 	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const struct pd_evsel *ev = NULL;
+	struct join_in *in = &j->in[j->input];
 	const char *why;
 	int grew;
 
-	memcpy(j->scratch, rec->data, rec->size);
-	if ((j->in[j->input].pid_base != 0 && pd_pids_shift(el, rec,
-	    j->scratch, j->in[j->input].pid_base, &why) < 0) ||
-	    pd_ids_map(el, rec, j->scratch, map_id, j, &why) < 0 ||
-	    (grew = pd_ids_add_identifier(el, rec, j->scratch, j->grown,
+	/* The event, by the ids as read: found once for every step. */
+	j->time = 0;
+	if (pd_rec_is_kernel(rec->type))
+		ev = pd_evlist_for_rec(el, rec);
+	else
+		out = NULL;
+	if (out == NULL)
+		out = j->scratch;
+	memcpy(out, rec->data, rec->size);
+	if ((in->pid_base != 0 && pd_pids_shift_ev(ev, rec, out,
+	    in->pid_base, &why) < 0) ||
+	    pd_ids_map_ev(el, ev, rec, out, map_id, j, &why) < 0 ||
+	    (grew = pd_ids_add_identifier_ev(el, ev, rec, out, j->grown,
 	    event_id, j, &why)) < 0)
 		return join_bad(rd, rec->offset, why, err);
 	if (j->nomem)
 		return -2;
-	rec->data = j->scratch;
 	if (grew > 0) {
-		rec->data = j->grown;
-		rec->size = grew;
+		/* Rare (events without IDENTIFIER): a second copy. */
+		if (out != j->scratch)
+			memcpy(out, j->grown, grew);
+		else
+			out = j->grown;
 	}
+	if (ev != NULL)
+		j->time = join_time(ev, rec, out, grew, in->clock);
+	rec->data = out;
+	if (grew > 0)
+		rec->size = grew;
 	return 0;
 }
 
@@ -381,6 +451,14 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
     struct pd_rec *rec, const unsigned char **blob, size_t *bloblen,
     struct pd_err *err)
 {
+	return pd_join_rec_to(j, in, rd, rec, NULL, blob, bloblen, err);
+}
+
+int
+pd_join_rec_to(struct pd_join *j, unsigned in, struct pd_reader *rd,
+    struct pd_rec *rec, unsigned char *out, const unsigned char **blob,
+    size_t *bloblen, struct pd_err *err)
+{
 	const struct pd_evlist *el = pd_reader_evlist(rd);
 	char msg[512];
 	int r;
@@ -388,9 +466,14 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	*blob = NULL;
 	*bloblen = 0;
 	j->input = in;
+	j->time = 0;
+	if (rec->type == PD_RECORD_EVENT_UPDATE && j->in[in].suffix != NULL &&
+	    (r = suffixed_name(j, rd, rec)) != 0)
+		return r;
+	if (rec->type != PD_RECORD_HEADER_FEATURE)
+		goto renumber;
 	if (j->in[in].suffix != NULL &&
-	    (rec->type == PD_RECORD_EVENT_UPDATE ||
-	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC) &&
+	    pd_feat_id(rec) == PD_FEAT_EVENT_DESC &&
 	    (r = suffixed_name(j, rd, rec)) != 0)
 		return r;
 	if (in > 0 && pd_feat_id(rec) == PD_FEAT_EVENT_DESC) {
@@ -400,7 +483,8 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
 			return -3;
 		return j->nomem ? -2 : 1;
 	}
-	if ((r = renumber(j, rd, rec, err)) < 0)
+renumber:
+	if ((r = renumber(j, rd, rec, out, err)) < 0)
 		return r;
 	if (rec->type == PD_RECORD_HEADER_TRACING_DATA) {
 		if ((r = join_tracing(j, rd, rec, bloblen, msg,

@@ -49,6 +49,13 @@ void	pd_join_set_suffix(struct pd_join *, unsigned in, const char *suffix);
 void	pd_join_set_pid_base(struct pd_join *, unsigned in, uint32_t base);
 
 /*
+ * Puts input `in`'s times on another clock: `offset` (ns) is added to
+ * the time of every record of its that has one (never taken below 1,
+ * as 0 means none). 0, the default: times as read.
+ */
+void	pd_join_set_clock(struct pd_join *, unsigned in, int64_t offset);
+
+/*
  * Puts an EVENT_UPDATE NAME, with the suffix, for every event input
  * `in` has so far (the names its reader knows): once its attrs and
  * features are read, so that it overrides what they named. 0, -2 (no
@@ -74,5 +81,28 @@ void	pd_join_end(struct pd_join *, unsigned in);
 int	pd_join_rec(struct pd_join *, unsigned in, struct pd_reader *rd,
 	    struct pd_rec *rec, const unsigned char **blob, size_t *bloblen,
 	    struct pd_err *err);
+
+/*
+ * The most a record grows in the join: a whole sample_id_all trailer
+ * (six u64s) added to a record of an event without one.
+ */
+#define PD_JOIN_GROW_MAX	48
+
+/*
+ * pd_join_rec with the new bytes of a kernel record written to `out`
+ * (room for rec->size + PD_JOIN_GROW_MAX bytes), so that a caller that
+ * keeps the record (pdsort's queue) needs no copy of its own; NULL: the
+ * join's own buffer. *rec then describes `out` for kernel records.
+ */
+int	pd_join_rec_to(struct pd_join *, unsigned in, struct pd_reader *rd,
+	    struct pd_rec *rec, unsigned char *out,
+	    const unsigned char **blob, size_t *bloblen, struct pd_err *err);
+
+/*
+ * The time of the record pd_join_rec returned last, as perf's ordering
+ * sees it (PERF_SAMPLE_TIME or the trailer's, on the input's clock as
+ * set), 0 when it has none.
+ */
+uint64_t	pd_join_time(const struct pd_join *);
 
 #endif /* PD_JOIN_H */

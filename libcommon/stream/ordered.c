@@ -79,6 +79,12 @@ struct pd_ordered {
 
 	struct input		*in;		/* a merge's inputs */
 	unsigned		 nin;
+
+	/*
+	 * A record built in pd_ordered_room's space, kept here while
+	 * reserve_slow may flush and compact the slabs under it.
+	 */
+	unsigned char		*bounce;
 };
 
 struct pd_ordered *
@@ -112,6 +118,7 @@ pd_ordered_free(struct pd_ordered *o)
 	free(o->batch);
 	free(o->tmp);
 	free(o->in);
+	free(o->bounce);
 	free(o);
 }
 
@@ -540,21 +547,25 @@ nomem:
 	return -1;
 }
 
-int
-pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+void *
+pd_ordered_room(struct pd_ordered *o, size_t max)
 {
-	uint32_t len = 0;
+	if (!o->copy || o->cur < 0 || o->fill + max > SLAB)
+		return NULL;
+	return o->slabs[o->cur].mem + o->fill;
+}
+
+/*
+ * Queues a record whose index slot and slab space are there (len: its
+ * padded size; 0 without copies). in_room: it was built at the copy's
+ * place (pd_ordered_room).
+ */
+static inline void
+put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
+    int in_room)
+{
 	struct qent *e;
 
-	if (ts == 0 || ts == UINT64_MAX)
-		return 1;
-	if (o->copy)
-		len = (pd_header_size(rec) + 7u) & ~7u;
-	/* The common case: the slots and the slab space are there. */
-	if ((o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
-	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) &&
-	    reserve_slow(o, len) < 0)
-		return -1;
 	/* Counted after any half flush, which may itself pass ts. */
 	if (ts < o->last_flush)
 		o->late++;
@@ -569,15 +580,71 @@ pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 	e->ts = ts;
 	if (!o->copy) {
 		e->u.ref = (void *)rec;
-		return 0;
+		return;
 	}
-	memcpy(o->slabs[o->cur].mem + o->fill, rec,
-	    pd_header_size(rec));
+	if (!in_room)
+		memcpy(o->slabs[o->cur].mem + o->fill, rec,
+		    pd_header_size(rec));
 	e->u.at.slab = o->cur;
 	e->u.at.off = o->fill;
 	o->fill += len;
 	o->slabs[o->cur].live++;
+}
+
+/* pd_ordered_queue when room must be made first, or without copies. */
+static int
+queue_slow(struct pd_ordered *o, const void *rec, uint64_t ts)
+{
+	uint32_t len = 0;
+	int in_room;
+
+	if (o->copy)
+		len = (pd_header_size(rec) + 7u) & ~7u;
+	/* Built where it goes (pd_ordered_room): no copy, unless moved. */
+	in_room = o->copy && o->cur >= 0 &&
+	    rec == o->slabs[o->cur].mem + o->fill;
+	if (o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
+	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) {
+		if (in_room) {
+			if (o->bounce == NULL &&
+			    (o->bounce = malloc(SLAB)) == NULL) {
+				errno = ENOMEM;
+				return -1;
+			}
+			memcpy(o->bounce, rec, pd_header_size(rec));
+			rec = o->bounce;
+			in_room = 0;
+		}
+		if (reserve_slow(o, len) < 0)
+			return -1;
+	}
+	put(o, rec, ts, len, in_room);
 	return 0;
+}
+
+/* The common case inline: a copy, and the slot and space are there. */
+static inline int
+queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+{
+	uint32_t len;
+
+	if (ts == 0 || ts == UINT64_MAX)
+		return 1;
+	/* Without copies, what is queued need not even be a record. */
+	if (!o->copy)
+		return queue_slow(o, rec, ts);
+	len = (pd_header_size(rec) + 7u) & ~7u;
+	if (o->cur < 0 || o->fill + len > SLAB ||
+	    o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2)
+		return queue_slow(o, rec, ts);
+	put(o, rec, ts, len, rec == o->slabs[o->cur].mem + o->fill);
+	return 0;
+}
+
+int
+pd_ordered_queue(struct pd_ordered *o, const void *rec, uint64_t ts)
+{
+	return queue(o, rec, ts);
 }
 
 int
@@ -626,7 +693,7 @@ pd_ordered_queue_in(struct pd_ordered *o, unsigned in, const void *rec,
 	struct input *p = &o->in[in];
 	int r;
 
-	if ((r = pd_ordered_queue(o, rec, ts)) == 0 && ts > p->max_ts)
+	if ((r = queue(o, rec, ts)) == 0 && ts > p->max_ts)
 		p->max_ts = ts;
 	return r;
 }

@@ -79,6 +79,15 @@ void	pd_ordered_set_flushed(struct pd_ordered *, pd_ordered_flushed_fn);
  */
 int	pd_ordered_queue(struct pd_ordered *, const void *rec, uint64_t ts);
 
+/*
+ * With PD_ORDERED_COPY: where the next record queued is copied to, when
+ * a record of up to `max` bytes fits there now, else NULL. A caller that
+ * builds its record there (pdsort's join) and queues that pointer saves
+ * the copy; the bytes are the caller's until then (a record not queued
+ * leaves them unused).
+ */
+void	*pd_ordered_room(struct pd_ordered *, size_t max);
+
 /* A FINISHED_ROUND. 0 or -1 (a callback's error). */
 int	pd_ordered_round(struct pd_ordered *);
 

@@ -9,7 +9,13 @@
 
 #include <stdint.h>
 
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
+#include "libcommon/stream/samplehead.h"
+
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
 
 /*
@@ -24,5 +30,43 @@ struct pd_rec;
  */
 int	pd_pids_shift(const struct pd_evlist *el, const struct pd_rec *rec,
 	    unsigned char *p, uint32_t base, const char **why);
+
+/*
+ * The same with the record's event found already (pd_evlist_for_rec of
+ * a kernel record, by its ids as read; NULL for other records).
+ */
+static inline int	pd_pids_shift_ev(const struct pd_evsel *ev,
+			    const struct pd_rec *rec, unsigned char *p,
+			    uint32_t base, const char **why);
+
+/* pd_pids_shift_ev of the records that are not SAMPLEs. */
+int	pd_pids_shift_rest(const struct pd_evsel *ev, const struct pd_rec *rec,
+	    unsigned char *p, uint32_t base, const char **why);
+
+/* A pid or tid at p moved by base: 0 and -1 stay. */
+static inline void
+pd_pids_shift32(unsigned char *p, uint32_t base)
+{
+	uint32_t v = pd_get_u32(p);
+
+	if (v != 0 && v != UINT32_MAX)
+		pd_put_u32(p, v + base);
+}
+
+/* Inline for a join's every SAMPLE: its pid and tid are in its head. */
+static inline int
+pd_pids_shift_ev(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *p, uint32_t base, const char **why)
+{
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return pd_pids_shift_rest(ev, rec, p, base, why);
+	if (ev == NULL || ev->head.tid == PD_HEAD_NONE)
+		return 0;
+	if (pd_sample_head_check(&ev->head, rec, why) < 0)
+		return -1;
+	pd_pids_shift32(p + PD_REC_HDR_SIZE + ev->head.tid, base);
+	pd_pids_shift32(p + PD_REC_HDR_SIZE + ev->head.tid + 4, base);
+	return 0;
+}
 
 #endif /* PD_PIDS_H */

@@ -245,6 +245,52 @@ pd_sample_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	return 0;
 }
 
+/* The bits whose fields have a size of their own, or none. */
+#define VARIABLE	(PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK |	\
+	PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |		\
+	PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+/* The fixed u64s pd_sample_parse takes after the variable part. */
+#define POST_FIXED	(PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |	\
+	PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |			\
+	PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+
+void
+pd_sample_shape(const struct pd_evsel *ev, struct pd_sample_shape *sh)
+{
+	uint64_t st = ev->attr.sample_type, rf = ev->attr.read_format;
+	unsigned pre = ev->head.size;
+
+	memset(sh, 0, sizeof(*sh));
+	if (!ev->parsable || (st & VARIABLE) ||
+	    ((st & PERF_SAMPLE_READ) && (rf & PERF_FORMAT_GROUP)))
+		return;
+	/* A READ of one value: the value, its times, id and lost. */
+	if (st & PERF_SAMPLE_READ)
+		pre += 8 * (1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) +
+		    !!(rf & PERF_FORMAT_ID) + !!(rf & PD_FORMAT_LOST));
+	sh->pre = pre;
+	sh->post = 8 * (__builtin_popcountll(st & POST_FIXED) +
+	    !!(st & (PERF_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT)));
+	sh->chain = (st & PERF_SAMPLE_CALLCHAIN) != 0;
+	sh->simple = 1;
+}
+
+int
+pd_sample_ids_walk(const struct pd_evsel *ev, const struct pd_rec *rec,
+    struct pd_sample_ids *ids, const char **why)
+{
+	struct pd_sample s;
+
+	if (pd_sample_parse(ev, rec, &s, why) < 0)
+		return -1;
+	ids->identifier_off = s.identifier_off;
+	ids->id_off = s.id_off;
+	ids->read_off = s.read_off;
+	return 0;
+}
+
 int
 pd_sample_id_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_sample *s, const char **why)

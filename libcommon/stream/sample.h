@@ -87,6 +87,33 @@ int	pd_sample_parse(const struct pd_evsel *ev, const struct pd_rec *rec,
 	    struct pd_sample *s, const char **why);
 
 /*
+ * ev's sample shape (samplehead.h), from its attr, parsable bit and
+ * head: for the evlist, once per event.
+ */
+void	pd_sample_shape(const struct pd_evsel *ev, struct pd_sample_shape *);
+
+/* Record offsets of a SAMPLE's id fields (0: absent), as in pd_sample. */
+struct pd_sample_ids {
+	uint16_t	 identifier_off;
+	uint16_t	 id_off;
+	uint16_t	 read_off;
+};
+
+/*
+ * Where a SAMPLE of ev names sample ids, for a tool that rewrites them
+ * in every sample (a join): the same answer as pd_sample_parse, which
+ * checks the whole record, but without walking its fields when ev's
+ * shape is simple. Returns 0, or -1 with pd_sample_parse's *why.
+ */
+static inline int	pd_sample_ids(const struct pd_evsel *ev,
+			    const struct pd_rec *rec, struct pd_sample_ids *ids,
+			    const char **why);
+
+/* pd_sample_ids by pd_sample_parse: the shapes that are not simple. */
+int	pd_sample_ids_walk(const struct pd_evsel *ev, const struct pd_rec *rec,
+	    struct pd_sample_ids *ids, const char **why);
+
+/*
  * Entry i (< read_nr) of a parsed sample's READ values: the counter value,
  * its id and lost count (0 when the read_format lacks them).
  */
@@ -155,5 +182,26 @@ uint64_t	pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
  */
 long	pd_sample_rec_time_at(const struct pd_evsel *ev,
 	    const struct pd_rec *rec);
+
+static inline int
+pd_sample_ids(const struct pd_evsel *ev, const struct pd_rec *rec,
+    struct pd_sample_ids *ids, const char **why)
+{
+	const struct pd_sample_shape *sh = &ev->shape;
+	uint64_t st = ev->attr.sample_type, body = rec->size - PD_REC_HDR_SIZE;
+	uint64_t fixed = (uint64_t)sh->pre + sh->post;
+
+	/* pd_sample_parse's checks, for a simple shape, in one sum. */
+	if (!sh->simple || (!sh->chain ? body < fixed : body < fixed + 8 ||
+	    pd_get_u64(rec->data + PD_REC_HDR_SIZE + sh->pre) >
+	    (body - fixed - 8) / 8))
+		return pd_sample_ids_walk(ev, rec, ids, why);
+	ids->identifier_off = st & PERF_SAMPLE_IDENTIFIER ?
+	    PD_REC_HDR_SIZE : 0;
+	ids->id_off = st & PERF_SAMPLE_ID ? PD_REC_HDR_SIZE + ev->head.id : 0;
+	ids->read_off = st & PERF_SAMPLE_READ ?
+	    PD_REC_HDR_SIZE + ev->head.size : 0;
+	return 0;
+}
 
 #endif /* PD_SAMPLE_H */

@@ -45,6 +45,19 @@ struct pd_sample_layout {
 void	pd_sample_layout(uint64_t sample_type, struct pd_sample_layout *);
 
 /*
+ * A sample's shape, for checking it without walking its fields: when
+ * `simple` (a parsable layout whose only variable part is the
+ * callchain, READ not a group), a SAMPLE of the event is `pre` bytes
+ * after the header, the callchain (`chain`: its nr and nr u64s), then
+ * `post` bytes. pd_sample_shape (sample.c, beside the walk it mirrors)
+ * works it out once per event.
+ */
+struct pd_sample_shape {
+	uint16_t	pre, post;
+	uint8_t		simple, chain;
+};
+
+/*
  * The sample_id_all trailer of a sample_type, laid out the same way:
  * each field's byte offset from the trailer's start, or PD_HEAD_NONE,
  * and its size. The evlist keeps one per event (pd_evsel.trailer); an

@@ -270,6 +270,55 @@ test_refs(void)
 	pd_ordered_free(o);
 }
 
+/*
+ * Records built in pd_ordered_room's space come out as those copied in
+ * from elsewhere, also when making room for them flushes half the queue
+ * and compacts the slabs under them (a cap of one slab, times that jump
+ * back and forth): the same times, ids and whole bytes, in the same order.
+ */
+static void
+test_room(void)
+{
+	struct seen a = { .copy = 1 }, b = { .copy = 1 };
+	struct pd_ordered *qa, *qb;
+	unsigned char *p;
+	uint64_t i, ts;
+	size_t used = 0;
+	uint16_t size;
+
+	T((qa = pd_ordered_new(1, PD_ORDERED_COPY, got, &a)) != NULL);
+	T((qb = pd_ordered_new(1, PD_ORDERED_COPY, got, &b)) != NULL);
+	if (qa == NULL || qb == NULL)
+		return;
+	for (i = 0; i < 60; i++) {
+		ts = 1000 + (i * 37) % 101;
+		size = 24 + 8 * (i * 13 % 500);
+		if ((p = pd_ordered_room(qa, size + 48)) != NULL) {
+			memcpy(p, rec(size, i), size);
+			used++;
+			T(pd_ordered_queue(qa, p, ts) == 0);
+		} else {
+			T(pd_ordered_queue(qa, rec(size, i), ts) == 0);
+		}
+		T(pd_ordered_queue(qb, rec(size, i), ts) == 0);
+		if (i % 7 == 6) {
+			T(pd_ordered_round(qa) == 0);
+			T(pd_ordered_round(qb) == 0);
+		}
+	}
+	T(pd_ordered_final(qa) == 0);
+	T(pd_ordered_final(qb) == 0);
+	T(used > 30);
+	T(pd_ordered_half_flushes(qa) > 0);
+	T(a.n == 60 && b.n == 60);
+	T(memcmp(a.ts, b.ts, sizeof(a.ts)) == 0);
+	T(memcmp(a.id, b.id, sizeof(a.id)) == 0);
+	for (i = 0; i < 60; i++)
+		T(a.id[i] != UINT64_MAX);
+	pd_ordered_free(qa);
+	pd_ordered_free(qb);
+}
+
 int
 main(void)
 {
@@ -278,5 +327,6 @@ main(void)
 	test_half();
 	test_half_median();
 	test_refs();
+	test_room();
 	return T_END();
 }

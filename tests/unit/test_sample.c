@@ -426,6 +426,82 @@ test_trailer(void)
 	T(pd_sample_rec_time(ev, &r) == 0);
 }
 
+/*
+ * pd_sample_ids, which skips the walk for simple shapes, answers as
+ * pd_sample_parse does for every layout and length: the same verdict,
+ * the same reason, the same offsets. Bodies of every length up to 160
+ * bytes, with callchain and group sizes that fit or not.
+ */
+static void
+test_ids_agree(void)
+{
+	static const uint64_t extra[] = {
+		0, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_READ,
+		PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_WEIGHT,
+		PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC |
+		    PD_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_CODE_PAGE_SIZE,
+		PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW,
+		PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK,
+		PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PHYS_ADDR |
+		    PERF_SAMPLE_CGROUP | PERF_SAMPLE_TRANSACTION |
+		    PERF_SAMPLE_DATA_PAGE_SIZE,
+		PERF_SAMPLE_CALLCHAIN | (1ULL << 40),	/* unknown bit */
+	};
+	static const uint64_t heads[] = {
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD,
+		PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		    PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID,
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_ID,
+		0,
+	};
+	static const uint64_t rfs[] = {
+		0, PERF_FORMAT_ID | PD_FORMAT_LOST,
+		PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+		    PERF_FORMAT_ID, PERF_FORMAT_GROUP | PERF_FORMAT_ID,
+	};
+	size_t h, x, f, len, at, k, bad = 0, fast = 0;
+	uint64_t nr;
+
+	for (h = 0; h < sizeof(heads) / sizeof(heads[0]); h++)
+	for (x = 0; x < sizeof(extra) / sizeof(extra[0]); x++)
+	for (f = 0; f < sizeof(rfs) / sizeof(rfs[0]); f++) {
+		struct t_attr a = { .type = 1, .sample_type = heads[h] |
+		    extra[x], .read_format = rfs[f] };
+		struct pd_evsel *ev = event(&a);
+
+		fast += ev->shape.simple;
+		for (len = 0; len <= 160; len += 8)
+		for (nr = 0; nr < 6; nr++) {
+			struct pd_sample s;
+			struct pd_sample_ids ids;
+			struct pd_rec r;
+			const char *w1 = "", *w2 = "";
+			int r1, r2;
+
+			b_len = 0;
+			at = b_rec(PERF_RECORD_SAMPLE, 0);
+			/* Every u64 says nr: callchain and group sizes. */
+			for (k = 0; k < len / 8; k++)
+				b_u64(nr);
+			b_end(at);
+			r = b_view(at);
+			r1 = pd_sample_parse(ev, &r, &s, &w1);
+			r2 = pd_sample_ids(ev, &r, &ids, &w2);
+			if (r1 != r2 || strcmp(w1, w2) != 0 || (r1 == 0 &&
+			    (s.identifier_off != ids.identifier_off ||
+			    s.id_off != ids.id_off ||
+			    s.read_off != ids.read_off)))
+				bad++;
+		}
+	}
+	T(bad == 0);
+	/* Both ways were taken. */
+	T(fast > 0);
+	T(fast < sizeof(heads) / sizeof(heads[0]) *
+	    sizeof(extra) / sizeof(extra[0]) * sizeof(rfs) / sizeof(rfs[0]));
+}
+
 int
 main(void)
 {
@@ -448,6 +524,7 @@ main(void)
 	test_branch();
 	test_regs_stack();
 	test_trailer();
+	test_ids_agree();
 	pd_evlist_free(&el);
 	return T_END();
 }
