@@ -105,6 +105,15 @@ pb_bytes(struct pb *b, unsigned f, const void *p, size_t len)
 }
 
 void
+pb_raw(struct pb *b, const void *p, size_t len)
+{
+	if (grow(b, len) < 0)
+		return;
+	memcpy(b->p + b->n, p, len);
+	b->n += len;
+}
+
+void
 pb_packed(struct pb *b, unsigned f, const uint64_t *v, size_t n)
 {
 	size_t i, len = 0;

@@ -69,10 +69,23 @@ struct pline {
 	uint32_t	 func, line;
 };
 
-struct psample {
+/*
+ * What a sample is labelled with: few of them (threads times cpus), so
+ * a sample names its set, and the set's labels are written once.
+ */
+struct lset {
 	uint32_t	 ev, pid, tid, cpu, comm, host;
-	size_t		 off;		/* into locs */
-	uint32_t	 n;
+};
+
+/*
+ * A distinct sample: its set, its stack (the location ids as the
+ * packed field holds them: varints, about 2.5 bytes an id, not 4) and
+ * its sums.
+ */
+struct psample {
+	uint32_t	 lset;
+	uint32_t	 len;		/* bytes of stk[off ..] */
+	uint64_t	 off;
 	uint64_t	 count, period;
 };
 
@@ -111,10 +124,13 @@ struct pprof {
 	struct location	*locs;
 	size_t		 nlocs, loccap;
 	struct tab_index	 lidx;
+	struct lset	*lsets;
+	size_t		 nlsets, lsetcap;
+	struct tab_index	 lsidx;
 	struct psample	*samples;
 	size_t		 nsamples, sampcap;
 	struct tab_index	 sampidx;
-	uint32_t	*stk;		/* the samples' location ids */
+	unsigned char	*stk;		/* the samples' stacks, packed */
 	size_t		 nstk, stkcap;
 	struct pline	*lines;		/* locations' inlined functions */
 	size_t		 nlines, linecap;
@@ -133,6 +149,7 @@ struct pprof {
 	struct pd_header_info hi;
 	uint32_t	 k_pid, k_tid, k_cpu, k_comm, k_host;
 	uint32_t	 ids[MAX_FRAMES];
+	unsigned char	 packed[MAX_FRAMES * 5];	/* ids as varints */
 };
 
 static int
@@ -176,6 +193,8 @@ pprof_free(struct pprof *pp)
 	free(pp->fidx.s);
 	free(pp->locs);
 	free(pp->lidx.s);
+	free(pp->lsets);
+	free(pp->lsidx.s);
 	free(pp->samples);
 	free(pp->sampidx.s);
 	free(pp->stk);
@@ -568,36 +587,69 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	return 0;
 }
 
+/* The id of a label set, added when new. 0 or -1. */
 static int
-sample_eq(const struct pprof *pp, const struct psample *a,
-    const struct psample *b, const uint32_t *ids)
+lset_of(struct pprof *pp, const struct lset *key, uint32_t *id)
 {
-	return a->ev == b->ev && a->pid == b->pid && a->tid == b->tid &&
-	    a->cpu == b->cpu && a->comm == b->comm && a->host == b->host &&
-	    a->n == b->n && memcmp(pp->stk + a->off, ids,
-	    b->n * sizeof(*ids)) == 0;
+	uint32_t h = (uint32_t)(tab_mix((uint64_t)key->ev << 32 ^ key->pid) ^
+	    tab_mix((uint64_t)key->tid << 32 ^ key->cpu) ^
+	    tab_mix((uint64_t)key->comm << 32 ^ key->host));
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&pp->lsidx) < 0)
+		return -1;
+	for (k = tab_first(&pp->lsidx, h); (sl = &pp->lsidx.s[k])->id1 != 0;
+	    k = tab_next(&pp->lsidx, k))
+		if (sl->h == h && memcmp(&pp->lsets[sl->id1 - 1], key,
+		    sizeof(*key)) == 0) {
+			*id = sl->id1 - 1;
+			return 0;
+		}
+	if (tab_grow(&pp->lsets, &pp->lsetcap, pp->nlsets,
+	    sizeof(*pp->lsets)) < 0)
+		return -1;
+	pp->lsets[pp->nlsets] = *key;
+	*id = (uint32_t)pp->nlsets++;
+	tab_set(&pp->lsidx, k, *id, h);
+	return 0;
 }
 
-/* Counts key (its stack: ids) once more. 0 or -1. */
-static int
-sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
-    uint64_t period)
+/* The n ids as the packed field's varints, into pp->packed: the length. */
+static size_t
+pack_ids(struct pprof *pp, const uint32_t *ids, size_t n)
 {
-	uint64_t h64 = tab_hash(ids, key->n * sizeof(*ids),
-	    tab_mix((uint64_t)key->ev << 32 ^ key->pid) ^ tab_mix((uint64_t)key->tid
-	    << 32 ^ key->cpu) ^ tab_mix((uint64_t)key->comm << 32 ^ key->host));
-	uint32_t h = (uint32_t)h64;
+	unsigned char *p = pp->packed;
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		for (v = ids[i]; v >= 0x80; v >>= 7)
+			*p++ = (unsigned char)(v | 0x80);
+		*p++ = (unsigned char)v;
+	}
+	return (size_t)(p - pp->packed);
+}
+
+/* Counts the sample of set ls and stack (packed, len bytes) once more. */
+static int
+sample_add(struct pprof *pp, uint32_t ls, const unsigned char *stk,
+    size_t len, uint64_t period)
+{
+	uint32_t h = (uint32_t)tab_hash(stk, len, ls);
 	struct psample *s;
 	struct tab_slot *sl;
 	size_t k;
 
 	if (tab_index_room(&pp->sampidx) < 0)
 		return -1;
-	for (k = h & (pp->sampidx.cap - 1);
-	    (sl = &pp->sampidx.s[k])->id1 != 0;
-	    k = (k + 1) & (pp->sampidx.cap - 1)) {
+	for (k = tab_first(&pp->sampidx, h);
+	    (sl = &pp->sampidx.s[k])->id1 != 0; k = tab_next(&pp->sampidx, k)) {
+		if (sl->h != h)
+			continue;
 		s = &pp->samples[sl->id1 - 1];
-		if (sl->h == h && sample_eq(pp, s, key, ids)) {
+		if (s->lset == ls && s->len == len &&
+		    memcmp(pp->stk + s->off, stk, len) == 0) {
 			s->count++;
 			s->period += period;
 			return 0;
@@ -606,24 +658,24 @@ sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
 	if (tab_grow(&pp->samples, &pp->sampcap, pp->nsamples,
 	    sizeof(*pp->samples)) < 0)
 		return -1;
-	while (pp->nstk + key->n > pp->stkcap) {
-		size_t nc = pp->stkcap ? pp->stkcap * 2 : 4096;
-		uint32_t *np = realloc(pp->stk, nc * sizeof(*np));
+	while (pp->nstk + len > pp->stkcap) {
+		size_t nc = pp->stkcap ? pp->stkcap * 2 : 64 * 1024;
+		unsigned char *np = realloc(pp->stk, nc);
 
 		if (np == NULL)
 			return -1;
 		pp->stk = np;
 		pp->stkcap = nc;
 	}
-	memcpy(pp->stk + pp->nstk, ids, key->n * sizeof(*ids));
-	key->off = pp->nstk;
-	pp->nstk += key->n;
-	key->count = 1;
-	key->period = period;
-	pp->samples[pp->nsamples] = *key;
-	sl->id1 = (uint32_t)++pp->nsamples;
-	sl->h = h;
-	pp->sampidx.n++;
+	memcpy(pp->stk + pp->nstk, stk, len);
+	s = &pp->samples[pp->nsamples];
+	s->lset = ls;
+	s->len = (uint32_t)len;
+	s->off = pp->nstk;
+	s->count = 1;
+	s->period = period;
+	pp->nstk += len;
+	tab_set(&pp->sampidx, k, (uint32_t)pp->nsamples++, h);
 	return 0;
 }
 
@@ -631,9 +683,10 @@ int
 pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
-	struct psample key;
+	struct lset key;
 	const char *comm;
 	char cbuf[16];
+	uint32_t ls;
 	size_t i;
 
 	memset(&key, 0, sizeof(key));
@@ -688,9 +741,10 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 		pp->unknown++;
 		n = 1;
 	}
-	key.n = (uint32_t)n;
-	return sample_add(pp, &key, pp->ids, s->type & PERF_SAMPLE_PERIOD ?
-	    s->period : ev->attr.sample_period);
+	if (lset_of(pp, &key, &ls) < 0)
+		return -1;
+	return sample_add(pp, ls, pp->packed, pack_ids(pp, pp->ids, n),
+	    s->type & PERF_SAMPLE_PERIOD ? s->period : ev->attr.sample_period);
 }
 
 int
@@ -733,35 +787,68 @@ label(struct pb *m, struct pb *l, uint32_t key, uint32_t strv, uint64_t num)
 	pb_bytes(m, 3, l->p, l->n);
 }
 
+/*
+ * The label sets' labels, serialized once into lab: set i's are
+ * lab->p[at[i] .. at[i + 1]). 0 or -1 (memory).
+ */
+static int
+write_labels(struct pprof *pp, struct pb *lab, struct pb *l, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nlsets; i++) {
+		const struct lset *s = &pp->lsets[i];
+
+		at[i] = lab->n;
+		if (s->pid != NONE)
+			label(lab, l, pp->k_pid, 0, s->pid);
+		if (s->tid != NONE)
+			label(lab, l, pp->k_tid, 0, s->tid);
+		if (s->comm != 0)
+			label(lab, l, pp->k_comm, s->comm, 0);
+		if (s->cpu != NONE)
+			label(lab, l, pp->k_cpu, 0, s->cpu);
+		if (s->host != 0)
+			label(lab, l, pp->k_host, s->host, 0);
+	}
+	at[i] = lab->n;
+	return lab->oom || l->oom ? -1 : 0;
+}
+
 static int
 write_samples(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l,
     uint64_t *vals)
 {
-	size_t i;
+	struct pb lab;
+	size_t i, *at;
+	int r = -1;
 
+	memset(&lab, 0, sizeof(lab));
+	if ((at = calloc(pp->nlsets + 1, sizeof(*at))) == NULL ||
+	    write_labels(pp, &lab, l, at) < 0) {
+		errno = ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < pp->nsamples; i++) {
 		const struct psample *s = &pp->samples[i];
+		uint32_t ev = pp->lsets[s->lset].ev;
 
 		pb_reset(m);
-		pb_packed32(m, 1, pp->stk + s->off, s->n);
+		/* A packed field is length-delimited: the varints as kept. */
+		pb_bytes(m, 1, pp->stk + s->off, s->len);
 		memset(vals, 0, 2 * pp->nev * sizeof(*vals));
-		vals[2 * pp->pos[s->ev]] = s->count;
-		vals[2 * pp->pos[s->ev] + 1] = s->period;
+		vals[2 * pp->pos[ev]] = s->count;
+		vals[2 * pp->pos[ev] + 1] = s->period;
 		pb_packed(m, 2, vals, 2 * pp->nev);
-		if (s->pid != NONE)
-			label(m, l, pp->k_pid, 0, s->pid);
-		if (s->tid != NONE)
-			label(m, l, pp->k_tid, 0, s->tid);
-		if (s->comm != 0)
-			label(m, l, pp->k_comm, s->comm, 0);
-		if (s->cpu != NONE)
-			label(m, l, pp->k_cpu, 0, s->cpu);
-		if (s->host != 0)
-			label(m, l, pp->k_host, s->host, 0);
+		pb_raw(m, lab.p + at[s->lset], at[s->lset + 1] - at[s->lset]);
 		if (pb_gz_field(g, 2, m) < 0)
-			return -1;
+			goto out;
 	}
-	return 0;
+	r = 0;
+out:
+	free(at);
+	pb_free(&lab);
+	return r;
 }
 
 static int
