@@ -99,6 +99,13 @@ struct fent {
 	uint32_t	 func1;		/* function index + 1; 0: empty */
 };
 
+/* A comm string of the pd_syms -> its string id. */
+#define CCACHE		256
+struct cent {
+	const char	*comm;		/* NULL: empty */
+	uint32_t	 id;
+};
+
 struct ment {
 	const char	*dso;
 	uint64_t	 start, end, pgoff;
@@ -141,6 +148,7 @@ struct pprof {
 					   none asked for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
 	struct ment	 mcache[PCACHE];
+	struct cent	 ccache[CCACHE];
 	uint64_t	 tmin, tmax;
 	struct pd_feat_clock_data cd;	/* the first input's CLOCK_DATA */
 	int		 has_cd;
@@ -208,6 +216,7 @@ forget(struct pprof *pp)
 	pp->view[0] = pp->view[1] = -1;
 	memset(pp->fcache, 0, sizeof(pp->fcache));
 	memset(pp->mcache, 0, sizeof(pp->mcache));
+	memset(pp->ccache, 0, sizeof(pp->ccache));
 }
 
 int
@@ -706,14 +715,26 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	key.tid = s->type & PERF_SAMPLE_TID ? s->tid : NONE;
 	key.cpu = s->type & PERF_SAMPLE_CPU ? s->cpu : NONE;
 	key.host = pp->host;
-	/* The comm the folded stacks begin with, by their rules. */
-	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) == NULL) {
+	/*
+	 * The comm the folded stacks begin with, by their rules; the
+	 * pd_syms' strings stay put, so their addresses find their ids.
+	 */
+	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) != NULL) {
+		struct cent *c = &pp->ccache[ptr_slot(comm, NULL, 0) &
+		    (CCACHE - 1)];
+
+		if (c->comm != comm) {
+			if (str(pp, comm, &c->id) < 0)
+				return -1;
+			c->comm = comm;
+		}
+		key.comm = c->id;
+	} else {
 		snprintf(cbuf, sizeof(cbuf), s->tid == 0 ? "swapper" :
 		    ":%" PRId32, (int32_t)s->tid);
-		comm = cbuf;
+		if (str(pp, cbuf, &key.comm) < 0)
+			return -1;
 	}
-	if (str(pp, comm, &key.comm) < 0)
-		return -1;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	for (i = 0; i < 2; i++)
