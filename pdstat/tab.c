@@ -5,13 +5,11 @@
 #include <string.h>
 
 int
-tab_index_room(struct tab_index *x)
+tab_index_grow(struct tab_index *x)
 {
 	struct tab_slot *ns;
 	size_t cap, i, k;
 
-	if ((x->n + 1) * 2 <= x->cap)
-		return 0;
 	cap = x->cap ? x->cap * 2 : 1024;
 	if ((ns = calloc(cap, sizeof(*ns))) == NULL)
 		return -1;
@@ -43,17 +41,6 @@ tab_grow(void *pp, size_t *cap, size_t n, size_t sz)
 	*p = np;
 	*cap = nc;
 	return 0;
-}
-
-uint64_t
-tab_mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
 }
 
 /*
