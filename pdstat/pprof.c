@@ -60,8 +60,8 @@ struct location {
 	uint32_t	 map;		/* mapping id, 0: none */
 	uint32_t	 func;		/* function index */
 	uint32_t	 line;		/* its Line.line, 0: unknown */
-	uint32_t	 loff, nl;	/* functions inlined there (--inline):
-					   lines[loff .. loff + nl) */
+	uint32_t	 loff;		/* functions inlined there (--inline):
+					   lines[loff .. the next one's loff) */
 };
 
 /* A Line of a function inlined at a location. */
@@ -409,7 +409,8 @@ location_lines(struct pprof *pp, struct pd_syms *sy,
 	uint32_t name, fn;
 	size_t n, j;
 
-	l->line = l->loff = l->nl = 0;
+	l->line = 0;
+	l->loff = (uint32_t)pp->nlines;
 	if (r->file == NULL || (n = pd_syms_inline(sy, r, &sf)) == 0)
 		return 0;
 	l->line = sf[n - 1].line;
@@ -419,7 +420,6 @@ location_lines(struct pprof *pp, struct pd_syms *sy,
 		mp->lines = 1;
 	if (!pp->inl || n == 1)
 		return 0;
-	l->loff = (uint32_t)pp->nlines;
 	for (j = 0; j + 1 < n; j++) {
 		if (tab_grow(&pp->lines, &pp->linecap, pp->nlines,
 		    sizeof(*pp->lines)) < 0 || str(pp, sf[j].name != NULL ? sf[j].name : "[unknown]",
@@ -429,7 +429,6 @@ location_lines(struct pprof *pp, struct pd_syms *sy,
 		pp->lines[pp->nlines].func = fn;
 		pp->lines[pp->nlines++].line = sf[j].line;
 	}
-	l->nl = (uint32_t)(n - 1);
 	if (mp != NULL)
 		mp->inl = 1;
 	return 0;
@@ -588,7 +587,8 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	l->addr = 0;
 	l->map = 0;
 	l->func = fn;
-	l->line = l->loff = l->nl = 0;
+	l->line = 0;
+	l->loff = (uint32_t)pp->nlines;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
 	pp->lidx.n++;
@@ -875,7 +875,7 @@ out:
 static int
 write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 {
-	size_t i, j;
+	size_t i, j, end;
 
 	for (i = 0; i < pp->nmaps; i++) {
 		const struct mapping *mp = &pp->maps[i];
@@ -901,7 +901,8 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		pb_uint(m, 1, i + 1);
 		pb_uint(m, 2, lc->map);
 		pb_uint(m, 3, lc->addr);
-		for (j = lc->loff; j < lc->loff + lc->nl; j++) {
+		end = i + 1 < pp->nlocs ? lc[1].loff : pp->nlines;
+		for (j = lc->loff; j < end; j++) {
 			pb_reset(l);
 			pb_uint(l, 1, pp->lines[j].func + 1);
 			pb_uint(l, 2, pp->lines[j].line);
