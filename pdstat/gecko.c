@@ -62,21 +62,23 @@ struct lent {
 	uint32_t	 thread, local;
 };
 
-/*
- * A thread's stack, by what finds it: its caller's (prefix1, as in
- * thread.stk) and its global frame, so that a frame's stack is found in
- * one probe that reads one entry.
- */
-struct sent {
-	uint32_t	 thread, local;
-	uint32_t	 prefix1, gf;
-};
-
 /* A name pair of an input's pd_syms (stable addresses) -> its frame. */
 #define PCACHE		4096
 struct fent {
 	const char	*name, *dso;
 	uint32_t	 frame1;	/* global frame + 1; 0: empty */
+};
+
+/*
+ * (thread, global frame) -> the thread's local frame, recently used:
+ * asked for every frame of every sample, mostly the same few frames of
+ * the same thread, which the big index (lidx) answers with a cache
+ * miss. Thread and frame ids hold for the whole run, so does this.
+ */
+#define LCACHE		4096
+struct lcent {
+	uint32_t	 thread1;	/* thread + 1; 0: empty */
+	uint32_t	 gf, lf;
 };
 
 struct gecko {
@@ -87,8 +89,7 @@ struct gecko {
 	struct thread	*threads;
 	size_t		 nthreads, threadcap;
 	struct tab_index tidx;		/* by tid */
-	struct sent	*lstk;
-	struct lent	*lfr;
+	struct lent	*lstk, *lfr;
 	size_t		 nlstk, lstkcap, nlfr, lfrcap;
 	struct tab_index sidx;		/* (thread, prefix, frame) */
 	struct tab_index lidx;		/* (thread, global frame) */
@@ -106,6 +107,7 @@ struct gecko {
 					   cache: a frame + 1; -1: none asked
 					   for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
+	struct lcent	 lcache[LCACHE];
 	uint32_t	 gids[MAX_FRAMES];
 };
 
@@ -288,8 +290,13 @@ local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
 	const struct lent *e;
 	struct tab_slot *sl;
 	uint32_t h = (uint32_t)tab_mix((uint64_t)t << 32 | gf);
+	struct lcent *c = &g->lcache[h & (LCACHE - 1)];
 	size_t k;
 
+	if (c->thread1 == t + 1 && c->gf == gf) {
+		*lf = c->lf;
+		return 0;
+	}
 	if (tab_index_room(&g->lidx) < 0)
 		return -1;
 	for (k = tab_first(&g->lidx, h); (sl = &g->lidx.s[k])->id1 != 0;
@@ -297,7 +304,7 @@ local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
 		e = &g->lfr[sl->id1 - 1];
 		if (sl->h == h && e->thread == t && th->fr[e->local] == gf) {
 			*lf = e->local;
-			return 0;
+			goto out;
 		}
 	}
 	if (tab_grow(&th->fr, &th->frcap, th->nfr, sizeof(*th->fr)) < 0 ||
@@ -308,22 +315,23 @@ local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
 	g->lfr[g->nlfr].local = (uint32_t)th->nfr;
 	*lf = (uint32_t)th->nfr++;
 	tab_set(&g->lidx, k, (uint32_t)g->nlfr++, h);
+out:
+	c->thread1 = t + 1;
+	c->gf = gf;
+	c->lf = *lf;
 	return 0;
 }
 
-/*
- * The thread's stack of global frame gf under prefix1 (its caller's + 1,
- * 0 none), added when new with the thread's local frame. 0 or -1.
- */
+/* The thread's stack (prefix1: its caller's + 1, 0 none). 0 or -1. */
 static int
-local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t gf,
+local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t lf,
     uint32_t *ls)
 {
-	struct thread *th;
-	const struct sent *e;
+	struct thread *th = &g->threads[t];
+	const struct lent *e;
 	struct tab_slot *sl;
-	uint32_t lf, h = (uint32_t)tab_mix((uint64_t)t << 40 ^
-	    (uint64_t)prefix1 << 20 ^ gf ^ (uint64_t)prefix1 * 0x9e3779b1ULL);
+	uint32_t h = (uint32_t)tab_mix((uint64_t)t << 40 ^
+	    (uint64_t)prefix1 << 20 ^ lf ^ (uint64_t)prefix1 * 0x9e3779b1ULL);
 	size_t k;
 
 	if (tab_index_room(&g->sidx) < 0)
@@ -331,16 +339,13 @@ local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t gf,
 	for (k = tab_first(&g->sidx, h); (sl = &g->sidx.s[k])->id1 != 0;
 	    k = tab_next(&g->sidx, k)) {
 		e = &g->lstk[sl->id1 - 1];
-		if (sl->h == h && e->gf == gf && e->prefix1 == prefix1 &&
-		    e->thread == t) {
+		if (sl->h == h && e->thread == t &&
+		    th->stk[2 * e->local] == prefix1 &&
+		    th->stk[2 * e->local + 1] == lf) {
 			*ls = e->local;
 			return 0;
 		}
 	}
-	/* A frame new to the thread comes with a stack new to it. */
-	if (local_frame(g, t, gf, &lf) < 0)
-		return -1;
-	th = &g->threads[t];
 	if (th->nstk * 2 + 2 > th->stkcap) {
 		size_t nc = th->stkcap ? th->stkcap * 2 : 64;
 		uint32_t *np = realloc(th->stk, nc * sizeof(*np));
@@ -356,8 +361,6 @@ local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t gf,
 	th->stk[2 * th->nstk + 1] = lf;
 	g->lstk[g->nlstk].thread = t;
 	g->lstk[g->nlstk].local = (uint32_t)th->nstk;
-	g->lstk[g->nlstk].prefix1 = prefix1;
-	g->lstk[g->nlstk].gf = gf;
 	*ls = (uint32_t)th->nstk++;
 	tab_set(&g->sidx, k, (uint32_t)g->nlstk++, h);
 	return 0;
@@ -387,7 +390,7 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 {
 	const char *comm;
 	char cbuf[16];
-	uint32_t t, prefix1 = 0, ls = 0;
+	uint32_t t, lf, prefix1 = 0, ls = 0;
 	size_t i;
 	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
 	int isnew;
@@ -442,7 +445,8 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	}
 	/* The stack from its root: frames are innermost first. */
 	for (i = n; i-- > 0;) {
-		if (local_stack(g, t, prefix1, g->gids[i], &ls) < 0)
+		if (local_frame(g, t, g->gids[i], &lf) < 0 ||
+		    local_stack(g, t, prefix1, lf, &ls) < 0)
 			return -1;
 		prefix1 = ls + 1;
 	}
