@@ -347,7 +347,7 @@ local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t lf,
 		}
 	}
 	if (th->nstk * 2 + 2 > th->stkcap) {
-		size_t nc = th->stkcap ? th->stkcap * 2 : 64;
+		size_t nc = th->stkcap ? th->stkcap * 2 : 16;
 		uint32_t *np = realloc(th->stk, nc * sizeof(*np));
 
 		if (np == NULL)

@@ -35,7 +35,7 @@ tab_grow(void *pp, size_t *cap, size_t n, size_t sz)
 
 	if (n < *cap)
 		return 0;
-	nc = *cap ? *cap * 2 : 256;
+	nc = *cap ? *cap * 2 : 16;
 	if ((np = realloc(*p, nc * sz)) == NULL)
 		return -1;
 	*p = np;
