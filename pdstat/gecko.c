@@ -68,6 +68,18 @@ struct fent {
 	uint32_t	 frame1;	/* global frame + 1; 0: empty */
 };
 
+/*
+ * (thread, global frame) -> the thread's local frame, recently used:
+ * asked for every frame of every sample, mostly the same few frames of
+ * the same thread, which the big index (lidx) answers with a cache
+ * miss. Thread and frame ids hold for the whole run, so does this.
+ */
+#define LCACHE		4096
+struct lcent {
+	uint32_t	 thread1;	/* thread + 1; 0: empty */
+	uint32_t	 gf, lf;
+};
+
 struct gecko {
 	struct tab_strs	 strs;
 	struct gframe	*frames;
@@ -94,6 +106,7 @@ struct gecko {
 					   cache: a frame + 1; -1: none asked
 					   for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
+	struct lcent	 lcache[LCACHE];
 	uint32_t	 gids[MAX_FRAMES];
 };
 
@@ -276,8 +289,13 @@ local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
 	const struct lent *e;
 	struct tab_slot *sl;
 	uint32_t h = (uint32_t)tab_mix((uint64_t)t << 32 | gf);
+	struct lcent *c = &g->lcache[h & (LCACHE - 1)];
 	size_t k;
 
+	if (c->thread1 == t + 1 && c->gf == gf) {
+		*lf = c->lf;
+		return 0;
+	}
 	if (tab_index_room(&g->lidx) < 0)
 		return -1;
 	for (k = tab_first(&g->lidx, h); (sl = &g->lidx.s[k])->id1 != 0;
@@ -285,7 +303,7 @@ local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
 		e = &g->lfr[sl->id1 - 1];
 		if (sl->h == h && e->thread == t && th->fr[e->local] == gf) {
 			*lf = e->local;
-			return 0;
+			goto out;
 		}
 	}
 	if (tab_grow(&th->fr, &th->frcap, th->nfr, sizeof(*th->fr)) < 0 ||
@@ -296,6 +314,10 @@ local_frame(struct gecko *g, uint32_t t, uint32_t gf, uint32_t *lf)
 	g->lfr[g->nlfr].local = (uint32_t)th->nfr;
 	*lf = (uint32_t)th->nfr++;
 	tab_set(&g->lidx, k, (uint32_t)g->nlfr++, h);
+out:
+	c->thread1 = t + 1;
+	c->gf = gf;
+	c->lf = *lf;
 	return 0;
 }
 
@@ -324,7 +346,7 @@ local_stack(struct gecko *g, uint32_t t, uint32_t prefix1, uint32_t lf,
 		}
 	}
 	if (th->nstk * 2 + 2 > th->stkcap) {
-		size_t nc = th->stkcap ? th->stkcap * 2 : 64;
+		size_t nc = th->stkcap ? th->stkcap * 2 : 16;
 		uint32_t *np = realloc(th->stk, nc * sizeof(*np));
 
 		if (np == NULL)
@@ -469,20 +491,56 @@ put_ms(FILE *f, uint64_t ns)
 	fputs(p, f);
 }
 
+/*
+ * The rows of the tables (millions of a few bytes each) are gathered
+ * here and handed to stdio OB_SIZE bytes at a time: a stdio call a row
+ * was 40% of writing the file. Flushed before anything else writes to f.
+ */
+#define OB_SIZE		(64 * 1024)
+
+struct ob {
+	FILE		*f;
+	size_t		 n;
+	char		 b[OB_SIZE];
+};
+
+static void
+ob_flush(struct ob *o)
+{
+	if (o->n > 0)
+		fwrite(o->b, 1, o->n, o->f);
+	o->n = 0;
+}
+
+static inline void
+ob_put(struct ob *o, const void *p, size_t n)
+{
+	if (o->n + n > sizeof(o->b)) {
+		ob_flush(o);
+		if (n > sizeof(o->b)) {
+			fwrite(p, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
+
 /* A string as JSON: plain text at once, the rest by pd_json_str. */
 static void
-put_str(FILE *f, const char *s)
+put_str(struct ob *o, const char *s)
 {
 	const unsigned char *p;
 
 	for (p = (const unsigned char *)s; *p != '\0'; p++)
 		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\') {
-			pd_json_str(f, s);
+			ob_flush(o);
+			pd_json_str(o->f, s);
 			return;
 		}
-	putc('"', f);
-	fputs(s, f);
-	putc('"', f);
+	ob_put(o, "\"", 1);
+	ob_put(o, s, (size_t)((const char *)p - s));
+	ob_put(o, "\"", 1);
 }
 
 /* v in decimal ending at end (no NUL): returns where it starts. */
@@ -500,7 +558,7 @@ rdec(char *end, uint64_t v)
  * made in place and written at once, rows being most of the file.
  */
 static void
-put_sample(FILE *f, uint32_t stack, uint64_t ns, int comma)
+put_sample(struct ob *o, uint32_t stack, uint64_t ns, int comma)
 {
 	char b[64], *p = b + sizeof(b);
 	uint64_t us = ns / 1000 % 1000;
@@ -515,12 +573,12 @@ put_sample(FILE *f, uint32_t stack, uint64_t ns, int comma)
 	*--p = '[';
 	if (comma)
 		*--p = ',';
-	fwrite(p, 1, b + sizeof(b) - p, f);
+	ob_put(o, p, (size_t)(b + sizeof(b) - p));
 }
 
 /* One row of the stack table: ",[prefix,frame]", prefix1 0: null. */
 static void
-put_stack(FILE *f, uint32_t prefix1, uint32_t frame, int comma)
+put_stack(struct ob *o, uint32_t prefix1, uint32_t frame, int comma)
 {
 	char b[64], *p = b + sizeof(b);
 
@@ -535,15 +593,19 @@ put_stack(FILE *f, uint32_t prefix1, uint32_t frame, int comma)
 	*--p = '[';
 	if (comma)
 		*--p = ',';
-	fwrite(p, 1, b + sizeof(b) - p, f);
+	ob_put(o, p, (size_t)(b + sizeof(b) - p));
 }
 
 /* Thread t with its rows (n of them, in time order as they came). */
 static void
-write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
-    size_t n, int first)
+write_thread(struct gecko *g, struct ob *o, uint32_t t,
+    const struct row *rows, size_t n, int first)
 {
+	static const char kframe[] = ",false,0,null,null,null,null,1,0]";
+	static const char uframe[] = ",false,0,null,null,null,null,0,0]";
 	const struct thread *th = &g->threads[t];
+	FILE *f = o->f;
+	char b[24], *d;
 	size_t i;
 
 	fprintf(f, "%s\n{\"tid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"name\":",
@@ -555,27 +617,35 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
 	    "\"data\":5},\"data\":[]},\n\"samples\":{\"schema\":{\"stack\":0,"
 	    "\"time\":1,\"responsiveness\":2},\"data\":[", f);
 	for (i = 0; i < n; i++)
-		put_sample(f, rows[i].stack, rows[i].time - g->t0, i > 0);
+		put_sample(o, rows[i].stack, rows[i].time - g->t0, i > 0);
+	ob_flush(o);
 	fprintf(f, "]},\n\"frameTable\":{\"schema\":%s,\"data\":[",
 	    frame_schema);
 	/* A frame's location is its string: the same numbering. */
 	for (i = 0; i < th->nfr; i++) {
-		fputs(i > 0 ? ",[" : "[", f);
-		put_u(f, i);
-		fputs(g->frames[th->fr[i]].kernel ?
-		    ",false,0,null,null,null,null,1,0]" :
-		    ",false,0,null,null,null,null,0,0]", f);
+		if (i > 0)
+			ob_put(o, ",", 1);
+		ob_put(o, "[", 1);
+		d = dec(b + sizeof(b), i);
+		ob_put(o, d, (size_t)(b + sizeof(b) - 1 - d));
+		if (g->frames[th->fr[i]].kernel)
+			ob_put(o, kframe, sizeof(kframe) - 1);
+		else
+			ob_put(o, uframe, sizeof(uframe) - 1);
 	}
+	ob_flush(o);
 	fputs("]},\n\"stackTable\":{\"schema\":{\"prefix\":0,\"frame\":1},"
 	    "\"data\":[", f);
 	for (i = 0; i < th->nstk; i++)
-		put_stack(f, th->stk[2 * i], th->stk[2 * i + 1], i > 0);
+		put_stack(o, th->stk[2 * i], th->stk[2 * i + 1], i > 0);
+	ob_flush(o);
 	fputs("]},\n\"stringTable\":[", f);
 	for (i = 0; i < th->nfr; i++) {
 		if (i > 0)
-			fputc(',', f);
-		put_str(f, tab_strget(&g->strs, g->frames[th->fr[i]].str));
+			ob_put(o, ",", 1);
+		put_str(o, tab_strget(&g->strs, g->frames[th->fr[i]].str));
 	}
+	ob_flush(o);
 	fputs("]}", f);
 }
 
@@ -584,7 +654,7 @@ write_thread(struct gecko *g, FILE *f, uint32_t t, const struct row *rows,
  * place (each thread's in the order written), then the threads.
  */
 static int
-write_group(struct gecko *g, FILE *f, uint32_t lo, uint32_t hi,
+write_group(struct gecko *g, struct ob *o, uint32_t lo, uint32_t hi,
     struct row *rows, uint64_t *at, struct row *in, int *first)
 {
 	uint64_t done = 0;
@@ -603,11 +673,11 @@ write_group(struct gecko *g, FILE *f, uint32_t lo, uint32_t hi,
 		done += got;
 	}
 	for (t = lo, i = 0; t < hi; t++) {
-		write_thread(g, f, t, rows + i, g->threads[t].rows, *first);
+		write_thread(g, o, t, rows + i, g->threads[t].rows, *first);
 		*first = 0;
 		i += g->threads[t].rows;
 	}
-	return ferror(f) ? -1 : 0;
+	return ferror(o->f) ? -1 : 0;
 }
 
 static void
@@ -636,6 +706,7 @@ static int
 write_all(struct gecko *g, FILE *f)
 {
 	struct row *rows = NULL, *in = NULL;
+	struct ob *o = NULL;
 	uint64_t *at = NULL, sum;
 	uint32_t lo, hi;
 	size_t cap = 0;
@@ -648,8 +719,11 @@ write_all(struct gecko *g, FILE *f)
 	if (fflush(g->rows) == EOF)
 		return -1;
 	if ((at = calloc(g->nthreads + 1, sizeof(*at))) == NULL ||
-	    (in = malloc(ROWBUF * sizeof(*in))) == NULL)
+	    (in = malloc(ROWBUF * sizeof(*in))) == NULL ||
+	    (o = malloc(sizeof(*o))) == NULL)
 		goto out;
+	o->f = f;
+	o->n = 0;
 	write_meta(g, f);
 	for (lo = 0; lo < g->nthreads; lo = hi) {
 		/* As many threads as ROWS_MAX rows hold, one at least. */
@@ -664,7 +738,7 @@ write_all(struct gecko *g, FILE *f)
 				goto out;
 			cap = sum;
 		}
-		if (write_group(g, f, lo, hi, rows, at, in, &first) < 0)
+		if (write_group(g, o, lo, hi, rows, at, in, &first) < 0)
 			goto out;
 	}
 	fputs("],\n\"processes\":[],\"pausedRanges\":[]}\n", f);
@@ -675,6 +749,7 @@ out:
 	free(rows);
 	free(in);
 	free(at);
+	free(o);
 	return r;
 }
 

@@ -105,6 +105,15 @@ pb_bytes(struct pb *b, unsigned f, const void *p, size_t len)
 }
 
 void
+pb_raw(struct pb *b, const void *p, size_t len)
+{
+	if (grow(b, len) < 0)
+		return;
+	memcpy(b->p + b->n, p, len);
+	b->n += len;
+}
+
+void
 pb_packed(struct pb *b, unsigned f, const uint64_t *v, size_t n)
 {
 	size_t i, len = 0;
@@ -139,31 +148,60 @@ pb_packed32(struct pb *b, unsigned f, const uint32_t *v, size_t n)
 /* ----- gzip ----- */
 
 /*
- * The messages are gathered into GZ_IN bytes before zlib sees them: a
- * profile is hundreds of thousands of small messages, and each call of
- * deflate() costs as much as deflating a hundred bytes. Deflating is
- * then most of writing a profile, so a thread of its own does it, one
- * batch behind the one being filled (two batches: bounded memory);
- * without a thread (it could not start) the same is done in line.
+ * The messages are gathered into batches of GZ_IN bytes before zlib
+ * sees them: a profile is hundreds of thousands of small messages, and
+ * each call of deflate() costs as much as deflating a hundred bytes.
+ * Deflating is then most of writing a profile, and a profile is written
+ * only when the stream has been read: so the batches are deflated by
+ * GZ_WORKERS threads at once, as pigz does it. Each batch is deflated
+ * on its own (its predecessor's last 32 KiB as the dictionary, so it
+ * compresses as well) and ends on a byte with a sync flush; their
+ * outputs, written in order, make one deflate stream, and the CRCs
+ * combine into the one of the gzip trailer. GZ_JOBS batches at most
+ * are in flight (bounded memory). Without threads (they could not
+ * start) each batch is deflated in line.
  */
-#define GZ_OUT	(64 * 1024)
-#define GZ_IN	(256 * 1024)
+#define GZ_IN		(256 * 1024)
+#define GZ_DICT		(32 * 1024)
+#define GZ_JOBS		4
+#define GZ_WORKERS	2
+
+enum { JOB_FREE, JOB_TODO, JOB_BUSY, JOB_DONE };
+
+struct gz_job {
+	unsigned char	*in;		/* GZ_IN bytes */
+	size_t		 nin;
+	unsigned char	*dict;		/* GZ_DICT bytes: the last batch's */
+	size_t		 ndict;
+	unsigned char	*out;
+	size_t		 nout, outcap;
+	unsigned long	 crc;		/* of in */
+	int		 finish;	/* the last batch: ends the stream */
+	int		 state;
+	int		 err;		/* errno */
+};
 
 struct pb_gz {
-	z_stream	 z;
 	int		 fd;
 	int		 err;		/* errno of the first failure */
-	unsigned char	*in[2];		/* batches: one filled, one deflated */
-	size_t		 nin;		/* bytes in in[cur] */
-	int		 cur;
+	struct gz_job	 job[GZ_JOBS];
+	uint64_t	 seq;		/* batches handed over */
+	uint64_t	 written;	/* batches written, in order */
+	unsigned long	 crc;		/* of the bytes written */
+	uint64_t	 total;
+	z_stream	 z[GZ_WORKERS];
+	int		 nz;		/* of them initialized */
 
-	int		 threaded;
-	pthread_t	 th;
+	int		 nthreads;
+	pthread_t	 th[GZ_WORKERS];
+	struct gz_worker {
+		struct pb_gz	*g;
+		z_stream	*z;		/* its own */
+	}		 w[GZ_WORKERS];
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	size_t		 todo;		/* bytes of in[!cur] to deflate, or 0 */
+	pthread_cond_t	 todo;		/* a job is TODO, or quit */
+	pthread_cond_t	 done;		/* a job is DONE */
 	int		 quit;
-	unsigned char	 out[GZ_OUT];
 };
 
 static int
@@ -175,7 +213,8 @@ write_all(struct pb_gz *g, const unsigned char *p, size_t n)
 		if ((w = write(g->fd, p, n)) < 0) {
 			if (errno == EINTR)
 				continue;
-			g->err = errno;
+			if (g->err == 0)
+				g->err = errno;
 			return -1;
 		}
 		p += w;
@@ -184,151 +223,250 @@ write_all(struct pb_gz *g, const unsigned char *p, size_t n)
 	return 0;
 }
 
-/*
- * Deflates n bytes at p (flush: Z_NO_FLUSH or Z_FINISH); n below 4 GiB
- * (avail_in is an unsigned int).
- */
-static int
-deflate_out(struct pb_gz *g, const void *p, size_t n, int flush)
+/* Deflates job j with stream z into j->out. */
+static void
+deflate_job(z_stream *z, struct gz_job *j)
 {
+	size_t cap;
+	unsigned char *p;
 	int r;
 
-	if (g->err != 0)
-		return -1;
-	g->z.next_in = (unsigned char *)(uintptr_t)p;
-	g->z.avail_in = (uInt)n;
+	j->crc = crc32(0, j->in, (uInt)j->nin);
+	if (deflateReset(z) != Z_OK || (j->ndict > 0 &&
+	    deflateSetDictionary(z, j->dict, (uInt)j->ndict) != Z_OK)) {
+		j->err = EIO;
+		return;
+	}
+	z->next_in = j->in;
+	z->avail_in = (uInt)j->nin;
+	j->nout = 0;
 	do {
-		g->z.next_out = g->out;
-		g->z.avail_out = sizeof(g->out);
-		r = deflate(&g->z, flush);
-		if (r == Z_STREAM_ERROR) {
-			g->err = EIO;
-			return -1;
+		if (j->nout == j->outcap) {
+			cap = j->outcap ? j->outcap * 2 :
+			    deflateBound(z, j->nin) + 64;
+			if ((p = realloc(j->out, cap)) == NULL) {
+				j->err = ENOMEM;
+				return;
+			}
+			j->out = p;
+			j->outcap = cap;
 		}
-		if (write_all(g, g->out, sizeof(g->out) - g->z.avail_out) < 0)
-			return -1;
-	} while (g->z.avail_out == 0 || (flush == Z_FINISH &&
-	    r != Z_STREAM_END));
-	return 0;
+		z->next_out = j->out + j->nout;
+		z->avail_out = (uInt)(j->outcap - j->nout);
+		r = deflate(z, j->finish ? Z_FINISH : Z_SYNC_FLUSH);
+		j->nout = j->outcap - z->avail_out;
+		if (r == Z_STREAM_ERROR) {
+			j->err = EIO;
+			return;
+		}
+	} while (z->avail_out == 0 || (j->finish && r != Z_STREAM_END));
 }
 
-/* The deflating thread: each batch handed over, until told to stop. */
+/* A deflating thread: jobs handed over, until told to stop. */
 static void *
-deflater(void *arg)
+worker(void *arg)
 {
-	struct pb_gz *g = arg;
-	const unsigned char *p;
-	size_t n;
+	struct gz_worker *w = arg;
+	struct pb_gz *g = w->g;
+	struct gz_job *j;
+	size_t i;
 
 	pthread_mutex_lock(&g->mu);
 	for (;;) {
-		while (g->todo == 0 && !g->quit)
-			pthread_cond_wait(&g->cv, &g->mu);
-		if (g->todo == 0)
-			break;
-		/* in[!cur] is ours until todo is 0 again. */
-		n = g->todo;
-		p = g->in[!g->cur];
+		for (j = NULL, i = 0; i < GZ_JOBS && j == NULL; i++)
+			if (g->job[i].state == JOB_TODO)
+				j = &g->job[i];
+		if (j == NULL) {
+			if (g->quit)
+				break;
+			pthread_cond_wait(&g->todo, &g->mu);
+			continue;
+		}
+		j->state = JOB_BUSY;
 		pthread_mutex_unlock(&g->mu);
-		(void)deflate_out(g, p, n, Z_NO_FLUSH);
+		deflate_job(w->z, j);
 		pthread_mutex_lock(&g->mu);
-		g->todo = 0;
-		pthread_cond_broadcast(&g->cv);
+		j->state = JOB_DONE;
+		pthread_cond_broadcast(&g->done);
 	}
 	pthread_mutex_unlock(&g->mu);
 	return NULL;
 }
 
-/* Waits until the thread has deflated what it was given. */
-static void
-gz_wait(struct pb_gz *g)
+/* The oldest batch not yet written: waited for, written, made free. */
+static int
+write_oldest(struct pb_gz *g)
 {
-	if (!g->threaded)
-		return;
-	pthread_mutex_lock(&g->mu);
-	while (g->todo != 0)
-		pthread_cond_wait(&g->cv, &g->mu);
-	pthread_mutex_unlock(&g->mu);
+	struct gz_job *j = &g->job[g->written % GZ_JOBS];
+
+	if (g->nthreads > 0) {
+		pthread_mutex_lock(&g->mu);
+		while (j->state != JOB_DONE)
+			pthread_cond_wait(&g->done, &g->mu);
+		pthread_mutex_unlock(&g->mu);
+	}
+	if (j->err != 0 && g->err == 0)
+		g->err = j->err;
+	if (g->err == 0 && write_all(g, j->out, j->nout) == 0) {
+		g->crc = crc32_combine(g->crc, j->crc, (z_off_t)j->nin);
+		g->total += j->nin;
+	}
+	j->state = JOB_FREE;
+	j->nin = 0;
+	g->written++;
+	return g->err != 0 ? -1 : 0;
 }
 
-/* The batch being filled goes to be deflated; the other is filled. */
+/*
+ * The batch being filled goes to be deflated (finish: the last one),
+ * and the next one is made free to fill.
+ */
 static int
-gz_flush(struct pb_gz *g)
+submit(struct pb_gz *g, int finish)
 {
-	size_t n;
+	struct gz_job *j = &g->job[g->seq % GZ_JOBS];
+	const struct gz_job *prev = &g->job[(g->seq + GZ_JOBS - 1) % GZ_JOBS];
 
-	if (g->nin == 0)
-		return g->err != 0 ? -1 : 0;
-	if (!g->threaded) {
-		n = g->nin;
-		g->nin = 0;
-		return deflate_out(g, g->in[g->cur], n, Z_NO_FLUSH);
+	/* The one before is in flight or written, its bytes still there. */
+	j->ndict = 0;
+	if (g->seq > 0) {
+		j->ndict = prev->nin < GZ_DICT ? prev->nin : GZ_DICT;
+		memcpy(j->dict, prev->in + prev->nin - j->ndict, j->ndict);
 	}
-	gz_wait(g);
-	if (g->err != 0)
-		return -1;
-	pthread_mutex_lock(&g->mu);
-	g->cur = !g->cur;
-	g->todo = g->nin;
-	pthread_cond_broadcast(&g->cv);
-	pthread_mutex_unlock(&g->mu);
-	g->nin = 0;
+	j->finish = finish;
+	j->err = 0;
+	if (g->nthreads == 0) {
+		deflate_job(&g->z[0], j);
+		j->state = JOB_DONE;
+	} else {
+		pthread_mutex_lock(&g->mu);
+		j->state = JOB_TODO;
+		pthread_cond_signal(&g->todo);
+		pthread_mutex_unlock(&g->mu);
+	}
+	g->seq++;
+	while (g->written + GZ_JOBS <= g->seq)
+		if (write_oldest(g) < 0)
+			return -1;
 	return 0;
+}
+
+static void
+gz_free(struct pb_gz *g)
+{
+	int i;
+
+	for (i = 0; i < GZ_JOBS; i++) {
+		free(g->job[i].in);
+		free(g->job[i].dict);
+		free(g->job[i].out);
+	}
+	for (i = 0; i < g->nz; i++)
+		deflateEnd(&g->z[i]);
+	free(g);
+}
+
+/* Stops the threads (their jobs done). */
+static void
+gz_stop(struct pb_gz *g)
+{
+	int i;
+
+	if (g->nthreads == 0)
+		return;
+	pthread_mutex_lock(&g->mu);
+	g->quit = 1;
+	pthread_cond_broadcast(&g->todo);
+	pthread_mutex_unlock(&g->mu);
+	for (i = 0; i < g->nthreads; i++)
+		pthread_join(g->th[i], NULL);
+	pthread_cond_destroy(&g->done);
+	pthread_cond_destroy(&g->todo);
+	pthread_mutex_destroy(&g->mu);
+	g->nthreads = 0;
 }
 
 struct pb_gz *
 pb_gz_open(int fd)
 {
+	/* The gzip header: deflate, no name, no time, level 1, Unix. */
+	static const unsigned char head[10] = {
+		0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3
+	};
 	struct pb_gz *g = calloc(1, sizeof(*g));
+	int i;
 
 	if (g == NULL)
 		return NULL;
 	g->fd = fd;
+	g->crc = crc32(0, NULL, 0);
+	for (i = 0; i < GZ_JOBS; i++)
+		if ((g->job[i].in = malloc(GZ_IN)) == NULL ||
+		    (g->job[i].dict = malloc(GZ_DICT)) == NULL)
+			goto fail;
 	/*
-	 * 15 + 16: a gzip header and trailer around the deflate data. Level
-	 * 1: a profile's tables of small varints compress nearly as well,
-	 * in a third of the time of the default.
+	 * Raw deflate (-15): the gzip wrapper is ours. Level 1: a
+	 * profile's tables of small varints compress nearly as well, in a
+	 * third of the time of the default.
 	 */
-	if ((g->in[0] = malloc(GZ_IN)) == NULL ||
-	    (g->in[1] = malloc(GZ_IN)) == NULL ||
-	    deflateInit2(&g->z, 1, Z_DEFLATED, 15 + 16, 8,
-	    Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(g->in[0]);
-		free(g->in[1]);
-		free(g);
-		return NULL;
-	}
+	for (; g->nz < GZ_WORKERS; g->nz++)
+		if (deflateInit2(&g->z[g->nz], 1, Z_DEFLATED, -15, 8,
+		    Z_DEFAULT_STRATEGY) != Z_OK)
+			break;
+	if (g->nz == 0)
+		goto fail;
 	if (pthread_mutex_init(&g->mu, NULL) == 0) {
-		if (pthread_cond_init(&g->cv, NULL) == 0) {
-			if (pthread_create(&g->th, NULL, deflater, g) == 0)
-				g->threaded = 1;
-			else
-				pthread_cond_destroy(&g->cv);
+		if (pthread_cond_init(&g->todo, NULL) == 0) {
+			if (pthread_cond_init(&g->done, NULL) == 0) {
+				for (i = 0; i < g->nz; i++) {
+					g->w[i].g = g;
+					g->w[i].z = &g->z[i];
+					if (pthread_create(&g->th[i], NULL,
+					    worker, &g->w[i]) != 0)
+						break;
+					g->nthreads++;
+				}
+				if (g->nthreads == 0)
+					pthread_cond_destroy(&g->done);
+			}
+			if (g->nthreads == 0)
+				pthread_cond_destroy(&g->todo);
 		}
-		if (!g->threaded)
+		if (g->nthreads == 0)
 			pthread_mutex_destroy(&g->mu);
 	}
+	if (write_all(g, head, sizeof(head)) < 0) {
+		gz_stop(g);
+		goto fail;
+	}
 	return g;
+fail:
+	gz_free(g);
+	return NULL;
 }
 
-/* n bytes at p into the batch (deflated as it fills). */
+/* n bytes at p into the batch (handed over as it fills). */
 static int
 put(struct pb_gz *g, const unsigned char *p, size_t n)
 {
+	struct gz_job *j;
 	size_t k;
 
 	while (n > 0) {
-		if (g->nin == GZ_IN && gz_flush(g) < 0)
-			return -1;
-		k = GZ_IN - g->nin < n ? GZ_IN - g->nin : n;
-		memcpy(g->in[g->cur] + g->nin, p, k);
-		g->nin += k;
+		j = &g->job[g->seq % GZ_JOBS];
+		if (j->nin == GZ_IN) {
+			if (submit(g, 0) < 0)
+				return -1;
+			continue;
+		}
+		k = GZ_IN - j->nin < n ? GZ_IN - j->nin : n;
+		memcpy(j->in + j->nin, p, k);
+		j->nin += k;
 		p += k;
 		n -= k;
 	}
 	return 0;
 }
-
 int
 pb_gz_field(struct pb_gz *g, unsigned f, const struct pb *m)
 {
@@ -365,25 +503,22 @@ pb_gz_raw(struct pb_gz *g, const struct pb *m)
 int
 pb_gz_close(struct pb_gz *g)
 {
-	int r, err;
+	unsigned char tail[8];
+	int i, r, err;
 
-	if (g->threaded) {
-		pthread_mutex_lock(&g->mu);
-		while (g->todo != 0)
-			pthread_cond_wait(&g->cv, &g->mu);
-		g->quit = 1;
-		pthread_cond_broadcast(&g->cv);
-		pthread_mutex_unlock(&g->mu);
-		pthread_join(g->th, NULL);
-		pthread_cond_destroy(&g->cv);
-		pthread_mutex_destroy(&g->mu);
+	r = submit(g, 1);
+	while (r == 0 && g->written < g->seq)
+		r = write_oldest(g);
+	gz_stop(g);
+	if (r == 0) {
+		for (i = 0; i < 4; i++) {
+			tail[i] = (unsigned char)(g->crc >> 8 * i);
+			tail[4 + i] = (unsigned char)(g->total >> 8 * i);
+		}
+		r = write_all(g, tail, sizeof(tail));
 	}
-	r = deflate_out(g, g->in[g->cur], g->nin, Z_FINISH);
 	err = g->err;
-	deflateEnd(&g->z);
-	free(g->in[0]);
-	free(g->in[1]);
-	free(g);
+	gz_free(g);
 	if (r < 0)
 		errno = err;
 	return r;

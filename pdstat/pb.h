@@ -28,6 +28,8 @@ void	pb_uint(struct pb *, unsigned f, uint64_t v);
 void	pb_int(struct pb *, unsigned f, uint64_t v);
 /* Field `f` as length-delimited bytes (a string, or a message's). */
 void	pb_bytes(struct pb *, unsigned f, const void *p, size_t len);
+/* Bytes already in the wire format (fields serialized elsewhere). */
+void	pb_raw(struct pb *, const void *p, size_t len);
 /* Field `f` as a packed repeated varint; nothing when n is 0. */
 void	pb_packed(struct pb *, unsigned f, const uint64_t *v, size_t n);
 void	pb_packed32(struct pb *, unsigned f, const uint32_t *v, size_t n);

@@ -60,8 +60,8 @@ struct location {
 	uint32_t	 map;		/* mapping id, 0: none */
 	uint32_t	 func;		/* function index */
 	uint32_t	 line;		/* its Line.line, 0: unknown */
-	uint32_t	 loff, nl;	/* functions inlined there (--inline):
-					   lines[loff .. loff + nl) */
+	uint32_t	 loff;		/* functions inlined there (--inline):
+					   lines[loff .. the next one's loff) */
 };
 
 /* A Line of a function inlined at a location. */
@@ -69,10 +69,23 @@ struct pline {
 	uint32_t	 func, line;
 };
 
-struct psample {
+/*
+ * What a sample is labelled with: few of them (threads times cpus), so
+ * a sample names its set, and the set's labels are written once.
+ */
+struct lset {
 	uint32_t	 ev, pid, tid, cpu, comm, host;
-	size_t		 off;		/* into locs */
-	uint32_t	 n;
+};
+
+/*
+ * A distinct sample: its set, its stack (the location ids as the
+ * packed field holds them: varints, about 2.5 bytes an id, not 4) and
+ * its sums.
+ */
+struct psample {
+	uint32_t	 lset;
+	uint32_t	 len;		/* bytes of stk[off ..] */
+	uint64_t	 off;
 	uint64_t	 count, period;
 };
 
@@ -84,6 +97,13 @@ struct psample {
 struct fent {
 	const char	*name, *dso;
 	uint32_t	 func1;		/* function index + 1; 0: empty */
+};
+
+/* A comm string of the pd_syms -> its string id. */
+#define CCACHE		256
+struct cent {
+	const char	*comm;		/* NULL: empty */
+	uint32_t	 id;
 };
 
 struct ment {
@@ -111,10 +131,13 @@ struct pprof {
 	struct location	*locs;
 	size_t		 nlocs, loccap;
 	struct tab_index	 lidx;
+	struct lset	*lsets;
+	size_t		 nlsets, lsetcap;
+	struct tab_index	 lsidx;
 	struct psample	*samples;
 	size_t		 nsamples, sampcap;
 	struct tab_index	 sampidx;
-	uint32_t	*stk;		/* the samples' location ids */
+	unsigned char	*stk;		/* the samples' stacks, packed */
 	size_t		 nstk, stkcap;
 	struct pline	*lines;		/* locations' inlined functions */
 	size_t		 nlines, linecap;
@@ -125,6 +148,7 @@ struct pprof {
 					   none asked for yet, -2: none left */
 	struct fent	 fcache[PCACHE];
 	struct ment	 mcache[PCACHE];
+	struct cent	 ccache[CCACHE];
 	uint64_t	 tmin, tmax;
 	struct pd_feat_clock_data cd;	/* the first input's CLOCK_DATA */
 	int		 has_cd;
@@ -133,6 +157,7 @@ struct pprof {
 	struct pd_header_info hi;
 	uint32_t	 k_pid, k_tid, k_cpu, k_comm, k_host;
 	uint32_t	 ids[MAX_FRAMES];
+	unsigned char	 packed[MAX_FRAMES * 5];	/* ids as varints */
 };
 
 static int
@@ -176,6 +201,8 @@ pprof_free(struct pprof *pp)
 	free(pp->fidx.s);
 	free(pp->locs);
 	free(pp->lidx.s);
+	free(pp->lsets);
+	free(pp->lsidx.s);
 	free(pp->samples);
 	free(pp->sampidx.s);
 	free(pp->stk);
@@ -189,6 +216,7 @@ forget(struct pprof *pp)
 	pp->view[0] = pp->view[1] = -1;
 	memset(pp->fcache, 0, sizeof(pp->fcache));
 	memset(pp->mcache, 0, sizeof(pp->mcache));
+	memset(pp->ccache, 0, sizeof(pp->ccache));
 }
 
 int
@@ -381,7 +409,8 @@ location_lines(struct pprof *pp, struct pd_syms *sy,
 	uint32_t name, fn;
 	size_t n, j;
 
-	l->line = l->loff = l->nl = 0;
+	l->line = 0;
+	l->loff = (uint32_t)pp->nlines;
 	if (r->file == NULL || (n = pd_syms_inline(sy, r, &sf)) == 0)
 		return 0;
 	l->line = sf[n - 1].line;
@@ -391,7 +420,6 @@ location_lines(struct pprof *pp, struct pd_syms *sy,
 		mp->lines = 1;
 	if (!pp->inl || n == 1)
 		return 0;
-	l->loff = (uint32_t)pp->nlines;
 	for (j = 0; j + 1 < n; j++) {
 		if (tab_grow(&pp->lines, &pp->linecap, pp->nlines,
 		    sizeof(*pp->lines)) < 0 || str(pp, sf[j].name != NULL ? sf[j].name : "[unknown]",
@@ -401,7 +429,6 @@ location_lines(struct pprof *pp, struct pd_syms *sy,
 		pp->lines[pp->nlines].func = fn;
 		pp->lines[pp->nlines++].line = sf[j].line;
 	}
-	l->nl = (uint32_t)(n - 1);
 	if (mp != NULL)
 		mp->inl = 1;
 	return 0;
@@ -560,7 +587,8 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	l->addr = 0;
 	l->map = 0;
 	l->func = fn;
-	l->line = l->loff = l->nl = 0;
+	l->line = 0;
+	l->loff = (uint32_t)pp->nlines;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
 	pp->lidx.n++;
@@ -568,36 +596,69 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	return 0;
 }
 
+/* The id of a label set, added when new. 0 or -1. */
 static int
-sample_eq(const struct pprof *pp, const struct psample *a,
-    const struct psample *b, const uint32_t *ids)
+lset_of(struct pprof *pp, const struct lset *key, uint32_t *id)
 {
-	return a->ev == b->ev && a->pid == b->pid && a->tid == b->tid &&
-	    a->cpu == b->cpu && a->comm == b->comm && a->host == b->host &&
-	    a->n == b->n && memcmp(pp->stk + a->off, ids,
-	    b->n * sizeof(*ids)) == 0;
+	uint32_t h = (uint32_t)(tab_mix((uint64_t)key->ev << 32 ^ key->pid) ^
+	    tab_mix((uint64_t)key->tid << 32 ^ key->cpu) ^
+	    tab_mix((uint64_t)key->comm << 32 ^ key->host));
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&pp->lsidx) < 0)
+		return -1;
+	for (k = tab_first(&pp->lsidx, h); (sl = &pp->lsidx.s[k])->id1 != 0;
+	    k = tab_next(&pp->lsidx, k))
+		if (sl->h == h && memcmp(&pp->lsets[sl->id1 - 1], key,
+		    sizeof(*key)) == 0) {
+			*id = sl->id1 - 1;
+			return 0;
+		}
+	if (tab_grow(&pp->lsets, &pp->lsetcap, pp->nlsets,
+	    sizeof(*pp->lsets)) < 0)
+		return -1;
+	pp->lsets[pp->nlsets] = *key;
+	*id = (uint32_t)pp->nlsets++;
+	tab_set(&pp->lsidx, k, *id, h);
+	return 0;
 }
 
-/* Counts key (its stack: ids) once more. 0 or -1. */
-static int
-sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
-    uint64_t period)
+/* The n ids as the packed field's varints, into pp->packed: the length. */
+static size_t
+pack_ids(struct pprof *pp, const uint32_t *ids, size_t n)
 {
-	uint64_t h64 = tab_hash(ids, key->n * sizeof(*ids),
-	    tab_mix((uint64_t)key->ev << 32 ^ key->pid) ^ tab_mix((uint64_t)key->tid
-	    << 32 ^ key->cpu) ^ tab_mix((uint64_t)key->comm << 32 ^ key->host));
-	uint32_t h = (uint32_t)h64;
+	unsigned char *p = pp->packed;
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		for (v = ids[i]; v >= 0x80; v >>= 7)
+			*p++ = (unsigned char)(v | 0x80);
+		*p++ = (unsigned char)v;
+	}
+	return (size_t)(p - pp->packed);
+}
+
+/* Counts the sample of set ls and stack (packed, len bytes) once more. */
+static int
+sample_add(struct pprof *pp, uint32_t ls, const unsigned char *stk,
+    size_t len, uint64_t period)
+{
+	uint32_t h = (uint32_t)tab_hash(stk, len, ls);
 	struct psample *s;
 	struct tab_slot *sl;
 	size_t k;
 
 	if (tab_index_room(&pp->sampidx) < 0)
 		return -1;
-	for (k = h & (pp->sampidx.cap - 1);
-	    (sl = &pp->sampidx.s[k])->id1 != 0;
-	    k = (k + 1) & (pp->sampidx.cap - 1)) {
+	for (k = tab_first(&pp->sampidx, h);
+	    (sl = &pp->sampidx.s[k])->id1 != 0; k = tab_next(&pp->sampidx, k)) {
+		if (sl->h != h)
+			continue;
 		s = &pp->samples[sl->id1 - 1];
-		if (sl->h == h && sample_eq(pp, s, key, ids)) {
+		if (s->lset == ls && s->len == len &&
+		    memcmp(pp->stk + s->off, stk, len) == 0) {
 			s->count++;
 			s->period += period;
 			return 0;
@@ -606,24 +667,24 @@ sample_add(struct pprof *pp, struct psample *key, const uint32_t *ids,
 	if (tab_grow(&pp->samples, &pp->sampcap, pp->nsamples,
 	    sizeof(*pp->samples)) < 0)
 		return -1;
-	while (pp->nstk + key->n > pp->stkcap) {
-		size_t nc = pp->stkcap ? pp->stkcap * 2 : 4096;
-		uint32_t *np = realloc(pp->stk, nc * sizeof(*np));
+	while (pp->nstk + len > pp->stkcap) {
+		size_t nc = pp->stkcap ? pp->stkcap * 2 : 64 * 1024;
+		unsigned char *np = realloc(pp->stk, nc);
 
 		if (np == NULL)
 			return -1;
 		pp->stk = np;
 		pp->stkcap = nc;
 	}
-	memcpy(pp->stk + pp->nstk, ids, key->n * sizeof(*ids));
-	key->off = pp->nstk;
-	pp->nstk += key->n;
-	key->count = 1;
-	key->period = period;
-	pp->samples[pp->nsamples] = *key;
-	sl->id1 = (uint32_t)++pp->nsamples;
-	sl->h = h;
-	pp->sampidx.n++;
+	memcpy(pp->stk + pp->nstk, stk, len);
+	s = &pp->samples[pp->nsamples];
+	s->lset = ls;
+	s->len = (uint32_t)len;
+	s->off = pp->nstk;
+	s->count = 1;
+	s->period = period;
+	pp->nstk += len;
+	tab_set(&pp->sampidx, k, (uint32_t)pp->nsamples++, h);
 	return 0;
 }
 
@@ -631,9 +692,10 @@ int
 pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
-	struct psample key;
+	struct lset key;
 	const char *comm;
 	char cbuf[16];
+	uint32_t ls;
 	size_t i;
 
 	memset(&key, 0, sizeof(key));
@@ -653,14 +715,26 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	key.tid = s->type & PERF_SAMPLE_TID ? s->tid : NONE;
 	key.cpu = s->type & PERF_SAMPLE_CPU ? s->cpu : NONE;
 	key.host = pp->host;
-	/* The comm the folded stacks begin with, by their rules. */
-	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) == NULL) {
+	/*
+	 * The comm the folded stacks begin with, by their rules; the
+	 * pd_syms' strings stay put, so their addresses find their ids.
+	 */
+	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) != NULL) {
+		struct cent *c = &pp->ccache[ptr_slot(comm, NULL, 0) &
+		    (CCACHE - 1)];
+
+		if (c->comm != comm) {
+			if (str(pp, comm, &c->id) < 0)
+				return -1;
+			c->comm = comm;
+		}
+		key.comm = c->id;
+	} else {
 		snprintf(cbuf, sizeof(cbuf), s->tid == 0 ? "swapper" :
 		    ":%" PRId32, (int32_t)s->tid);
-		comm = cbuf;
+		if (str(pp, cbuf, &key.comm) < 0)
+			return -1;
 	}
-	if (str(pp, comm, &key.comm) < 0)
-		return -1;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	for (i = 0; i < 2; i++)
@@ -688,9 +762,10 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 		pp->unknown++;
 		n = 1;
 	}
-	key.n = (uint32_t)n;
-	return sample_add(pp, &key, pp->ids, s->type & PERF_SAMPLE_PERIOD ?
-	    s->period : ev->attr.sample_period);
+	if (lset_of(pp, &key, &ls) < 0)
+		return -1;
+	return sample_add(pp, ls, pp->packed, pack_ids(pp, pp->ids, n),
+	    s->type & PERF_SAMPLE_PERIOD ? s->period : ev->attr.sample_period);
 }
 
 int
@@ -733,41 +808,74 @@ label(struct pb *m, struct pb *l, uint32_t key, uint32_t strv, uint64_t num)
 	pb_bytes(m, 3, l->p, l->n);
 }
 
+/*
+ * The label sets' labels, serialized once into lab: set i's are
+ * lab->p[at[i] .. at[i + 1]). 0 or -1 (memory).
+ */
+static int
+write_labels(struct pprof *pp, struct pb *lab, struct pb *l, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < pp->nlsets; i++) {
+		const struct lset *s = &pp->lsets[i];
+
+		at[i] = lab->n;
+		if (s->pid != NONE)
+			label(lab, l, pp->k_pid, 0, s->pid);
+		if (s->tid != NONE)
+			label(lab, l, pp->k_tid, 0, s->tid);
+		if (s->comm != 0)
+			label(lab, l, pp->k_comm, s->comm, 0);
+		if (s->cpu != NONE)
+			label(lab, l, pp->k_cpu, 0, s->cpu);
+		if (s->host != 0)
+			label(lab, l, pp->k_host, s->host, 0);
+	}
+	at[i] = lab->n;
+	return lab->oom || l->oom ? -1 : 0;
+}
+
 static int
 write_samples(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l,
     uint64_t *vals)
 {
-	size_t i;
+	struct pb lab;
+	size_t i, *at;
+	int r = -1;
 
+	memset(&lab, 0, sizeof(lab));
+	if ((at = calloc(pp->nlsets + 1, sizeof(*at))) == NULL ||
+	    write_labels(pp, &lab, l, at) < 0) {
+		errno = ENOMEM;
+		goto out;
+	}
 	for (i = 0; i < pp->nsamples; i++) {
 		const struct psample *s = &pp->samples[i];
+		uint32_t ev = pp->lsets[s->lset].ev;
 
 		pb_reset(m);
-		pb_packed32(m, 1, pp->stk + s->off, s->n);
+		/* A packed field is length-delimited: the varints as kept. */
+		pb_bytes(m, 1, pp->stk + s->off, s->len);
 		memset(vals, 0, 2 * pp->nev * sizeof(*vals));
-		vals[2 * pp->pos[s->ev]] = s->count;
-		vals[2 * pp->pos[s->ev] + 1] = s->period;
+		vals[2 * pp->pos[ev]] = s->count;
+		vals[2 * pp->pos[ev] + 1] = s->period;
 		pb_packed(m, 2, vals, 2 * pp->nev);
-		if (s->pid != NONE)
-			label(m, l, pp->k_pid, 0, s->pid);
-		if (s->tid != NONE)
-			label(m, l, pp->k_tid, 0, s->tid);
-		if (s->comm != 0)
-			label(m, l, pp->k_comm, s->comm, 0);
-		if (s->cpu != NONE)
-			label(m, l, pp->k_cpu, 0, s->cpu);
-		if (s->host != 0)
-			label(m, l, pp->k_host, s->host, 0);
+		pb_raw(m, lab.p + at[s->lset], at[s->lset + 1] - at[s->lset]);
 		if (pb_gz_field(g, 2, m) < 0)
-			return -1;
+			goto out;
 	}
-	return 0;
+	r = 0;
+out:
+	free(at);
+	pb_free(&lab);
+	return r;
 }
 
 static int
 write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 {
-	size_t i, j;
+	size_t i, j, end;
 
 	for (i = 0; i < pp->nmaps; i++) {
 		const struct mapping *mp = &pp->maps[i];
@@ -793,7 +901,8 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		pb_uint(m, 1, i + 1);
 		pb_uint(m, 2, lc->map);
 		pb_uint(m, 3, lc->addr);
-		for (j = lc->loff; j < lc->loff + lc->nl; j++) {
+		end = i + 1 < pp->nlocs ? lc[1].loff : pp->nlines;
+		for (j = lc->loff; j < end; j++) {
 			pb_reset(l);
 			pb_uint(l, 1, pp->lines[j].func + 1);
 			pb_uint(l, 2, pp->lines[j].line);

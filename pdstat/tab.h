@@ -20,8 +20,17 @@ struct tab_index {
 	size_t		 cap, n;	/* cap: a power of two */
 };
 
-/* Room for one more entry (doubles at half full): 0, or -1 (memory). */
-int	tab_index_room(struct tab_index *);
+int	tab_index_grow(struct tab_index *);
+
+/*
+ * Room for one more entry (doubles at half full): 0, or -1 (memory).
+ * Asked before every probe, so the test is inline.
+ */
+static inline int
+tab_index_room(struct tab_index *x)
+{
+	return (x->n + 1) * 2 <= x->cap ? 0 : tab_index_grow(x);
+}
 
 /*
  * The first slot of hash h's probe sequence; the next one is
@@ -54,7 +63,18 @@ tab_set(struct tab_index *x, size_t k, uint32_t id, uint32_t h)
  */
 int	tab_grow(void *p, size_t *cap, size_t n, size_t sz);
 
-uint64_t	tab_mix(uint64_t);
+/* A 64-bit finalizer (murmur3's): every input bit moves every output bit. */
+static inline uint64_t
+tab_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
 uint64_t	tab_hash(const void *p, size_t n, uint64_t seed);
 
 /* Interned strings: ids from 0 in the order first seen. */
