@@ -179,6 +179,21 @@ _field() {	# NAME COLUMN: a column of NAME's row
 	    "$rows"
 }
 
+# _verdict A B 'target': _met is yes when A / B is within the target's
+# first number, NO (and the run bad) when not, - when it has none.
+_verdict() {
+	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
+	if [ -z "$_lim" ]; then
+		_met=-
+	elif awk -v a="$1" -v b="$2" -v l="$_lim" \
+	    'BEGIN { exit !(a / b <= l) }'; then
+		_met=yes
+	else
+		_met=NO
+		bad=1
+	fi
+}
+
 # bench_ratio NAME BASE 'target text'
 bench_ratio() {
 	_a=$(_field "$1" 3) _b=$(_field "$2" 3)
@@ -193,16 +208,7 @@ bench_ratio() {
 	    'BEGIN { printf (a / b < 0.1 ? "%.3f" : "%.2f"), a / b }')
 	_c=$(awk -v a="$(_field "$1" 5)" -v b="$(_field "$2" 5)" \
 	    'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }')
-	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
-	if [ -z "$_lim" ]; then
-		_met=-
-	elif awk -v a="$_a" -v b="$_b" -v l="$_lim" \
-	    'BEGIN { exit !(a / b <= l) }'; then
-		_met=yes
-	else
-		_met=NO
-		bad=1
-	fi
+	_verdict "$_a" "$_b" "$3"
 	printf '%s/%s\t%sx\t%s\t%s\t%s\n' "$1" "$2" "$_r" "$_c" "$3" "$_met" \
 	    >> "$ratios"
 }
@@ -233,16 +239,7 @@ bench_rss_ratio() {
 		bad=1
 		return 1
 	fi
-	_lim=$(echo "$3" | grep -Eo '[0-9]+(\.[0-9]+)?' | head -n 1)
-	if [ -z "$_lim" ]; then
-		_met=-
-	elif awk -v a="$_a" -v b="$_b" -v l="$_lim" \
-	    'BEGIN { exit !(a / b <= l) }'; then
-		_met=yes
-	else
-		_met=NO
-		bad=1
-	fi
+	_verdict "$_a" "$_b" "$3"
 	printf '%s/%s peak RSS\t%sx\t-\t%s\t%s\n' "$1" "$2" \
 	    "$(awk -v a="$_a" -v b="$_b" 'BEGIN { printf "%.2f", a / b }')" \
 	    "$3" "$_met" >> "$ratios"
