@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libcommon/stream/idmap.h"
+
 struct tab_slot {
 	uint32_t	 id1;		/* id + 1; 0: empty */
 	uint32_t	 h;
@@ -67,12 +69,7 @@ int	tab_grow(void *p, size_t *cap, size_t n, size_t sz);
 static inline uint64_t
 tab_mix(uint64_t h)
 {
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
+	return pd_idmap_mix(h, 0);
 }
 
 uint64_t	tab_hash(const void *p, size_t n, uint64_t seed);
