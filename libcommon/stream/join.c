@@ -31,7 +31,30 @@
  */
 #define OWNER_JOIN	UINT64_MAX
 
+/*
+ * What renumber() worked out for a SAMPLE of an event that has
+ * PERF_SAMPLE_IDENTIFIER and a simple shape (sample.h), kept by the id
+ * as read, so that the next SAMPLEs with that id take a copy and a few
+ * stores: most records of a stream are such samples, of one event on a
+ * few CPUs. The event is found by that id only when the first event's
+ * id_pos is 0 (or there is one event), as pd_evlist_for_rec finds it.
+ * The evlist changes only at records that are not kernel ones (attrs,
+ * ids, names), and the slots are forgotten at each of them.
+ */
+#define FAST_SLOTS	8	/* a power of two: by the id's low bits */
+
+struct fast {
+	uint64_t	 key;		/* the id as read; 0: empty */
+	uint64_t	 id;		/* what it becomes */
+	uint16_t	 pre, post;	/* the shape's */
+	uint8_t		 chain;
+	uint16_t	 id_off;	/* of PERF_SAMPLE_ID, or 0 */
+	uint16_t	 tid_off;	/* of PERF_SAMPLE_TID, or 0 */
+	uint16_t	 time_off;	/* of PERF_SAMPLE_TIME, or 0 */
+};
+
 struct join_in {
+	struct fast	 fast[FAST_SLOTS];
 	struct pd_idmap	 map;		/* this input's id -> new id */
 	struct pd_idmap	 evids;		/* this input's event -> its id */
 	const char	*suffix;	/* event names get it, or NULL */
@@ -78,6 +101,7 @@ pd_join_new(unsigned ninputs, pd_join_put_fn put, void *ctx)
 void
 pd_join_end(struct pd_join *j, unsigned in)
 {
+	memset(j->in[in].fast, 0, sizeof(j->in[in].fast));
 	pd_idmap_free(&j->in[in].map);
 	pd_idmap_free(&j->in[in].evids);
 }
@@ -374,6 +398,90 @@ join_time(const struct pd_evsel *ev, const struct pd_rec *rec,
 }
 
 /*
+ * Keeps what renumber() did to SAMPLE `rec` (as read) of event ev for
+ * the next ones with its id, when they can be done so (struct fast).
+ */
+static void
+fast_keep(struct join_in *in, const struct pd_evlist *el,
+    const struct pd_evsel *ev, const struct pd_rec *rec)
+{
+	const struct pd_sample_shape *sh = &ev->shape;
+	uint64_t st = ev->attr.sample_type, key, id;
+	struct fast *f;
+
+	if (!(st & PERF_SAMPLE_IDENTIFIER) || !sh->simple ||
+	    (st & PERF_SAMPLE_READ) || sh->pre < ev->head.size ||
+	    (el->n > 1 && el->evsels[0].id_pos != 0) ||
+	    rec->size < PD_REC_HDR_SIZE + 8)
+		return;
+	key = pd_get_u64(rec->data + PD_REC_HDR_SIZE);
+	if (key == 0 || !pd_idmap_get(&in->map, key, &id))
+		return;
+	f = &in->fast[key & (FAST_SLOTS - 1)];
+	f->key = key;
+	f->id = id;
+	f->pre = sh->pre;
+	f->post = sh->post;
+	f->chain = sh->chain;
+	f->id_off = st & PERF_SAMPLE_ID ? PD_REC_HDR_SIZE + ev->head.id : 0;
+	f->tid_off = ev->head.tid != PD_HEAD_NONE ?
+	    PD_REC_HDR_SIZE + ev->head.tid : 0;
+	f->time_off = st & PERF_SAMPLE_TIME ?
+	    PD_REC_HDR_SIZE + ev->head.time : 0;
+}
+
+/*
+ * renumber() of a SAMPLE whose id a slot knows, when it passes the
+ * checks pd_sample_ids makes: 1 done, 0 not (renumber does it).
+ */
+static inline int
+fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
+    unsigned char *out)
+{
+	const unsigned char *p = rec->data;
+	uint64_t key, body, fixed, ts;
+	const struct fast *f;
+
+	if (rec->size < PD_REC_HDR_SIZE + 8)
+		return 0;
+	key = pd_get_u64(p + PD_REC_HDR_SIZE);
+	f = &in->fast[key & (FAST_SLOTS - 1)];
+	if (f->key != key || key == 0)
+		return 0;
+	body = rec->size - PD_REC_HDR_SIZE;
+	fixed = (uint64_t)f->pre + f->post;
+	if (!f->chain ? body < fixed : body < fixed + 8 ||
+	    pd_get_u64(p + PD_REC_HDR_SIZE + f->pre) > (body - fixed - 8) / 8)
+		return 0;
+	/* An ID that says another id than IDENTIFIER: the long way. */
+	if (f->id_off != 0 && pd_get_u64(p + f->id_off) != key)
+		return 0;
+	if (out == NULL)
+		out = j->scratch;
+	memcpy(out, p, rec->size);
+	if (f->id != key) {
+		pd_put_u64(out + PD_REC_HDR_SIZE, f->id);
+		if (f->id_off != 0)
+			pd_put_u64(out + f->id_off, f->id);
+	}
+	if (in->pid_base != 0 && f->tid_off != 0) {
+		pd_pids_shift32(out + f->tid_off, in->pid_base);
+		pd_pids_shift32(out + f->tid_off + 4, in->pid_base);
+	}
+	ts = 0;
+	if (f->time_off != 0) {
+		ts = pd_get_u64(p + f->time_off);
+		if (ts != 0 && ts != UINT64_MAX && in->clock != 0) {
+			ts = shift_time(ts, in->clock);
+			pd_put_u64(out + f->time_off, ts);
+		}
+	}
+	j->time = ts;
+	rec->data = out;
+	return 1;
+}
+
+/*
  * Moves the input's pids (by the ids as read), renumbers colliding ids,
  * then gives every event PERF_SAMPLE_IDENTIFIER, into `out` (NULL: the
  * join's buffer) for kernel records; rec then points at the new bytes,
@@ -415,6 +523,8 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
 	}
 	if (ev != NULL)
 		j->time = join_time(ev, rec, out, grew, in->clock);
+	if (rec->type == PERF_RECORD_SAMPLE && grew == 0)
+		fast_keep(in, el, ev, rec);
 	rec->data = out;
 	if (grew > 0)
 		rec->size = grew;
@@ -466,7 +576,13 @@ pd_join_rec_to(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	*blob = NULL;
 	*bloblen = 0;
 	j->input = in;
+	if (rec->type == PERF_RECORD_SAMPLE &&
+	    fast_renumber(j, &j->in[in], rec, out))
+		return 0;
 	j->time = 0;
+	/* Attrs, ids and names may change the events: fast_keep anew. */
+	if (!pd_rec_is_kernel(rec->type))
+		memset(j->in[in].fast, 0, sizeof(j->in[in].fast));
 	if (rec->type == PD_RECORD_EVENT_UPDATE && j->in[in].suffix != NULL &&
 	    (r = suffixed_name(j, rd, rec)) != 0)
 		return r;
