@@ -53,8 +53,24 @@ struct fast {
 	uint16_t	 time_off;	/* of PERF_SAMPLE_TIME, or 0 */
 };
 
+/*
+ * The same for the side-band records of an event that has IDENTIFIER
+ * and sample_id_all (COMM, MMAP, FORK ... the rest of most streams),
+ * kept by the trailer's IDENTIFIER, its last u64 (where perf finds
+ * their event when the first event's is_pos is 1, or there is one).
+ */
+struct fast_side {
+	uint64_t		 key;	/* the id as read; 0: empty */
+	uint64_t		 id;	/* what it becomes */
+	const struct pd_evsel	*ev;
+	uint16_t		 min;	/* the least record size */
+	uint16_t		 id_end;	/* PERF_SAMPLE_ID, from the end */
+	uint16_t		 time_end;	/* PERF_SAMPLE_TIME, from the end */
+};
+
 struct join_in {
 	struct fast	 fast[FAST_SLOTS];
+	struct fast_side side[FAST_SLOTS];
 	struct pd_idmap	 map;		/* this input's id -> new id */
 	struct pd_idmap	 evids;		/* this input's event -> its id */
 	const char	*suffix;	/* event names get it, or NULL */
@@ -102,6 +118,7 @@ void
 pd_join_end(struct pd_join *j, unsigned in)
 {
 	memset(j->in[in].fast, 0, sizeof(j->in[in].fast));
+	memset(j->in[in].side, 0, sizeof(j->in[in].side));
 	pd_idmap_free(&j->in[in].map);
 	pd_idmap_free(&j->in[in].evids);
 }
@@ -481,6 +498,96 @@ fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
 	return 1;
 }
 
+/* The side-band records fast_side_keep takes: none names an id. */
+static int
+side_type(uint32_t type)
+{
+	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
+	    type == PERF_RECORD_COMM || type == PERF_RECORD_FORK ||
+	    type == PERF_RECORD_EXIT;
+}
+
+/*
+ * Keeps what renumber() did to side-band record `rec` (as read) of
+ * event ev for the next ones with its trailer's id (struct fast_side):
+ * its event found by that id, which is the event's own, so that the
+ * join adds no id (pd_ids_add_identifier).
+ */
+static void
+fast_side_keep(struct join_in *in, const struct pd_evlist *el,
+    const struct pd_evsel *ev, const struct pd_rec *rec)
+{
+	const struct pd_evsel *first = &el->evsels[0];
+	struct fast_side *f;
+	uint64_t key, id;
+	unsigned min;
+
+	if (ev == NULL || !(ev->attr.sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	    !(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) ||
+	    ev->id_hdr_size < 8 || ev->trailer.identifier !=
+	    ev->id_hdr_size - 8 || (el->n > 1 && (first->is_pos != 1 ||
+	    first->id_hdr_size == 0)))
+		return;
+	min = PD_REC_HDR_SIZE + (ev->id_hdr_size > first->id_hdr_size ?
+	    ev->id_hdr_size : first->id_hdr_size);
+	if (rec->size < min)
+		return;
+	key = pd_get_u64(rec->data + rec->size - 8);
+	if (key == 0 || pd_evlist_by_id(el, key) != ev ||
+	    !pd_idmap_get(&in->map, key, &id))
+		return;
+	f = &in->side[key & (FAST_SLOTS - 1)];
+	f->key = key;
+	f->id = id;
+	f->ev = ev;
+	f->min = min;
+	f->id_end = ev->trailer.id != PD_HEAD_NONE ?
+	    ev->id_hdr_size - ev->trailer.id : 0;
+	f->time_end = ev->attr.sample_type & PERF_SAMPLE_TIME ?
+	    ev->id_hdr_size - ev->trailer.time : 0;
+}
+
+/* renumber() of a side-band record a slot knows: 1 done, 0 not, -1. */
+static int
+fast_side(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
+    unsigned char *out, const char **why)
+{
+	const unsigned char *p = rec->data;
+	const struct fast_side *f;
+	unsigned size = rec->size;
+	uint64_t key, ts;
+
+	if (size < PD_REC_HDR_SIZE + 8)
+		return 0;
+	key = pd_get_u64(p + size - 8);
+	f = &in->side[key & (FAST_SLOTS - 1)];
+	if (f->key != key || key == 0 || size < f->min ||
+	    (f->id_end != 0 && pd_get_u64(p + size - f->id_end) != key))
+		return 0;
+	if (out == NULL)
+		out = j->scratch;
+	memcpy(out, p, size);
+	if (in->pid_base != 0 &&
+	    pd_pids_shift_rest(f->ev, rec, out, in->pid_base, why) < 0)
+		return -1;
+	if (f->id != key) {
+		pd_put_u64(out + size - 8, f->id);
+		if (f->id_end != 0)
+			pd_put_u64(out + size - f->id_end, f->id);
+	}
+	ts = 0;
+	if (f->time_end != 0) {
+		ts = pd_get_u64(p + size - f->time_end);
+		if (ts != 0 && ts != UINT64_MAX && in->clock != 0) {
+			ts = shift_time(ts, in->clock);
+			pd_put_u64(out + size - f->time_end, ts);
+		}
+	}
+	j->time = ts;
+	rec->data = out;
+	return 1;
+}
+
 /*
  * Moves the input's pids (by the ids as read), renumbers colliding ids,
  * then gives every event PERF_SAMPLE_IDENTIFIER, into `out` (NULL: the
@@ -525,6 +632,8 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
 		j->time = join_time(ev, rec, out, grew, in->clock);
 	if (rec->type == PERF_RECORD_SAMPLE && grew == 0)
 		fast_keep(in, el, ev, rec);
+	else if (side_type(rec->type) && grew == 0)
+		fast_side_keep(in, el, ev, rec);
 	rec->data = out;
 	if (grew > 0)
 		rec->size = grew;
@@ -570,6 +679,7 @@ pd_join_rec_to(struct pd_join *j, unsigned in, struct pd_reader *rd,
     size_t *bloblen, struct pd_err *err)
 {
 	const struct pd_evlist *el = pd_reader_evlist(rd);
+	const char *why;
 	char msg[512];
 	int r;
 
@@ -579,10 +689,15 @@ pd_join_rec_to(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	if (rec->type == PERF_RECORD_SAMPLE &&
 	    fast_renumber(j, &j->in[in], rec, out))
 		return 0;
+	if (side_type(rec->type) &&
+	    (r = fast_side(j, &j->in[in], rec, out, &why)) != 0)
+		return r > 0 ? 0 : join_bad(rd, rec->offset, why, err);
 	j->time = 0;
 	/* Attrs, ids and names may change the events: fast_keep anew. */
-	if (!pd_rec_is_kernel(rec->type))
+	if (!pd_rec_is_kernel(rec->type)) {
 		memset(j->in[in].fast, 0, sizeof(j->in[in].fast));
+		memset(j->in[in].side, 0, sizeof(j->in[in].side));
+	}
 	if (rec->type == PD_RECORD_EVENT_UPDATE && j->in[in].suffix != NULL &&
 	    (r = suffixed_name(j, rd, rec)) != 0)
 		return r;
