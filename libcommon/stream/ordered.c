@@ -13,7 +13,11 @@
  * pass or two) and merges it with `q`, delivering the head up to the
  * flush limit and keeping the rest as the new `q`. Both steps are
  * stable and `q` is older than the batch, so records with equal
- * timestamps keep their arrival order, as in perf.
+ * timestamps keep their arrival order, as in perf. A flush with
+ * nothing due (a merge's round of an input that does not hold the
+ * others back: every other one) leaves its sorted batch waiting after
+ * q, to be merged three ways at the next flush that delivers, rather
+ * than merge all of q again for no record out.
  */
 #include "libcommon/stream/ordered.h"
 
@@ -67,6 +71,12 @@ struct pd_ordered {
 
 	struct qent		*q, *q2, *batch, *tmp;
 	size_t			 qh, nq;	/* q[qh] .. q[qh + nq - 1] */
+	/*
+	 * A sorted batch that came to a flush with nothing due, waiting
+	 * right after q (q[qh + nq] ..) for the next flush that delivers,
+	 * instead of being merged with q for no record out.
+	 */
+	size_t			 np;
 	size_t			 nbatch;
 	size_t			 cap_q, cap_q2, cap_batch; /* tmp: cap_batch */
 
@@ -128,10 +138,17 @@ pd_ordered_set_flushed(struct pd_ordered *o, pd_ordered_flushed_fn fn)
 	o->flushed = fn;
 }
 
+/* Records queued: in q, waiting after it, in the batch. */
+static inline size_t
+queued(const struct pd_ordered *o)
+{
+	return o->nq + o->np + o->nbatch;
+}
+
 size_t
 pd_ordered_count(const struct pd_ordered *o)
 {
-	return o->nq + o->nbatch;
+	return queued(o);
 }
 
 uint64_t
@@ -246,61 +263,88 @@ emit(struct pd_ordered *o, const struct qent *e)
 }
 
 /*
- * Delivers the queued records with ts <= limit, oldest first, until
- * the callback stops it; the batch must be sorted, and is empty after,
- * what is left sorted in q. *n: how many went. Returns the callback's
+ * The oldest of the heads of q (a[i]), the waiting batch (p[x]) and the
+ * batch (b[j]), whose times are ta, tp, tb (UINT64_MAX once one is
+ * empty: no queued record has that time), which is taken; of equal
+ * times the one that came first: q's, then the waiting batch's (perf's
+ * order of arrival). NULL when its time is over limit or all are empty.
+ */
+#define HEAD(v, k, nv)	((k) < (nv) ? (v)[k].ts : UINT64_MAX)
+
+static inline const struct qent *
+take(const struct qent *a, size_t na, size_t *i, uint64_t *ta,
+    const struct qent *p, size_t np, size_t *x, uint64_t *tp,
+    const struct qent *b, size_t nb, size_t *j, uint64_t *tb,
+    uint64_t limit)
+{
+	const struct qent *e;
+
+	if (*ta <= *tp && *ta <= *tb) {
+		if (*ta > limit || *ta == UINT64_MAX)
+			return NULL;
+		e = &a[(*i)++];
+		*ta = HEAD(a, *i, na);
+	} else if (*tp <= *tb) {
+		if (*tp > limit)
+			return NULL;
+		e = &p[(*x)++];
+		*tp = HEAD(p, *x, np);
+	} else {
+		if (*tb > limit)
+			return NULL;
+		e = &b[(*j)++];
+		*tb = HEAD(b, *j, nb);
+	}
+	return e;
+}
+
+/*
+ * Delivers the records of q, the waiting batch and the (sorted) batch
+ * with ts <= limit, oldest first, until the callback stops it, and
+ * merges what is left into q. *n: how many went. Returns the callback's
  * last answer (0, 1: stopped, -1), or -1 with ENOMEM.
  */
 static int
-drain(struct pd_ordered *o, uint64_t limit, uint64_t *n)
+merge_all(struct pd_ordered *o, uint64_t limit, uint64_t *n)
 {
-	const struct qent *a, *b = o->batch, *e;
+	const struct qent *a, *p, *b = o->batch, *e;
 	struct qent *out, *t;
-	size_t na = o->nq, nb = o->nbatch, i = 0, j = 0, k = 0, c;
-	uint64_t last = o->last_flush;
+	size_t na = o->nq, np = o->np, nb = o->nbatch;
+	size_t i = 0, x = 0, j = 0, k = 0, c;
+	uint64_t last = o->last_flush, ta, tp, tb;
 	int r = 0;
 
 	/* No arithmetic on q while it may be NULL (before the first flush). */
-	a = na > 0 ? o->q + o->qh : o->q;
-	*n = 0;
-	if (nb == 0) {
-		/* Nothing to merge: the head of q goes where it is. */
-		while (r == 0 && i < na && a[i].ts <= limit)
-			r = emit(o, &a[i++]);
-		if (i > 0)
-			o->last_flush = a[i - 1].ts;
-		o->qh = i < na ? o->qh + i : 0;
-		o->nq = na - i;
-		*n = i;
-		return r;
-	}
+	a = na + np > 0 ? o->q + o->qh : o->q;
+	p = na + np > 0 ? a + na : a;
 	/*
-	 * Appends keep q2 large enough for q and the batch, but a flush
+	 * Appends keep q2 large enough for everything queued, but a flush
 	 * swaps q and q2, and a half flush may come before the next append.
 	 */
-	if (o->cap_q2 < na + nb && resize(&o->q2, &o->cap_q2,
-	    grow_to(o->cap_q2, na + nb), &o->charged) < 0) {
+	if (o->cap_q2 < na + np + nb && resize(&o->q2, &o->cap_q2,
+	    grow_to(o->cap_q2, na + np + nb), &o->charged) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
 	out = o->q2;
-	while (r == 0 && (i < na || j < nb)) {
-		int from_q = j == nb || (i < na && a[i].ts <= b[j].ts);
-
-		e = from_q ? &a[i] : &b[j];
-		if (e->ts > limit)
-			break;
+	ta = HEAD(a, 0, na);
+	tp = HEAD(p, 0, np);
+	tb = HEAD(b, 0, nb);
+	while (r == 0 && (e = take(a, na, &i, &ta, p, np, &x, &tp, b, nb, &j,
+	    &tb, limit)) != NULL) {
 		last = e->ts;
 		r = emit(o, e);
-		if (from_q)
-			i++;
-		else
-			j++;
 	}
 	o->last_flush = last;
-	*n = i + j;
-	while (i < na && j < nb)
-		out[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
+	*n = i + x + j;
+	if (np == 0) {
+		while (i < na && j < nb)
+			out[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
+	} else {
+		while ((e = take(a, na, &i, &ta, p, np, &x, &tp, b, nb, &j,
+		    &tb, UINT64_MAX)) != NULL)
+			out[k++] = *e;
+	}
 	/* Loops, not memcpy: the arrays are NULL before the first record. */
 	for (; i < na; i++)
 		out[k++] = a[i];
@@ -315,8 +359,54 @@ drain(struct pd_ordered *o, uint64_t limit, uint64_t *n)
 	o->cap_q2 = c;
 	o->qh = 0;
 	o->nq = k;
+	o->np = 0;
 	o->nbatch = 0;
 	return r;
+}
+
+/*
+ * Delivers the queued records with ts <= limit, oldest first, until
+ * the callback stops it; the batch must be sorted. *n: how many went.
+ * Returns the callback's last answer (0, 1: stopped, -1), or -1 with
+ * ENOMEM.
+ */
+static int
+drain(struct pd_ordered *o, uint64_t limit, uint64_t *n)
+{
+	const struct qent *a;
+	size_t na = o->nq, np = o->np, nb = o->nbatch, i = 0;
+	int r = 0, due;
+
+	/* No arithmetic on q while it may be NULL (before the first flush). */
+	a = na + np > 0 ? o->q + o->qh : o->q;
+	*n = 0;
+	if (np == 0 && nb == 0) {
+		/* Nothing to merge: the head of q goes where it is. */
+		while (r == 0 && i < na && a[i].ts <= limit)
+			r = emit(o, &a[i++]);
+		if (i > 0)
+			o->last_flush = a[i - 1].ts;
+		o->qh = i < na ? o->qh + i : 0;
+		o->nq = na - i;
+		*n = i;
+		return r;
+	}
+	/*
+	 * Nothing due (in a merge, the round of an input other than the
+	 * one that holds the others back): the sorted batch waits after q,
+	 * when it fits there, to be merged at the flush that delivers.
+	 */
+	due = (na > 0 && a[0].ts <= limit) || (np > 0 && a[na].ts <= limit) ||
+	    (nb > 0 && o->batch[0].ts <= limit);
+	if (!due && nb == 0)
+		return 0;
+	if (!due && np == 0 && o->qh + na + nb <= o->cap_q) {
+		memcpy(o->q + o->qh + na, o->batch, nb * sizeof(*o->q));
+		o->np = nb;
+		o->nbatch = 0;
+		return 0;
+	}
+	return merge_all(o, limit, n);
 }
 
 static int
@@ -335,7 +425,7 @@ flush(struct pd_ordered *o, uint64_t limit, enum pd_ordered_how how)
 	 * perf's `last`, the end of a HALF flush's time span: the record
 	 * queued last or, once that is out, the newest still queued.
 	 */
-	if (o->nq > 0 && (r == 0 ? o->last_ts <= limit :
+	if (o->nq > 0 && o->np == 0 && (r == 0 ? o->last_ts <= limit :
 	    o->last_ts < o->q[o->qh].ts))
 		o->last_ts = o->q[o->qh + o->nq - 1].ts;
 	if (n > 0 && o->flushed != NULL)
@@ -456,15 +546,18 @@ copy_bytes(const struct pd_ordered *o)
 static int
 half_flush(struct pd_ordered *o)
 {
-	uint64_t first, limit, med;
+	uint64_t first, limit, med, n;
 
 	sort_batch(o);
+	/* One sorted q and the batch, as nth_ts and compact() read them. */
+	if (o->np > 0 && merge_all(o, 0, &n) < 0)
+		return -1;
 	if (o->nq > 0 && (o->nbatch == 0 || o->q[o->qh].ts <= o->batch[0].ts))
 		first = o->q[o->qh].ts;
 	else
 		first = o->batch[0].ts;
 	limit = first + (o->last_ts - first) / 2;
-	med = nth_ts(o, (o->nq + o->nbatch - 1) / 2);
+	med = nth_ts(o, (queued(o) - 1) / 2);
 	if (med > limit)
 		limit = med;
 	o->halves++;
@@ -498,12 +591,12 @@ reserve_slow(struct pd_ordered *o, uint32_t len)
 			nbc = grow_to(o->cap_batch, o->nbatch + 1);
 			want += 2 * (nbc - o->cap_batch) * sizeof(struct qent);
 		}
-		if (o->cap_q2 < o->nq + o->nbatch + 1) {
-			nqc = grow_to(o->cap_q2, o->nq + o->nbatch + 1);
+		if (o->cap_q2 < queued(o) + 1) {
+			nqc = grow_to(o->cap_q2, queued(o) + 1);
 			want += (nqc - o->cap_q2) * sizeof(struct qent);
 		}
 		if (want > 0 && o->charged + want > o->cap &&
-		    o->nq + o->nbatch > 0) {
+		    queued(o) > 0) {
 			if (half_flush(o) < 0)
 				return -1;
 			continue;
@@ -573,7 +666,7 @@ put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
 	 * perf's max_timestamp follows the queue's tail, and starts afresh
 	 * when the queue was empty.
 	 */
-	if (o->nq + o->nbatch == 0 || ts > o->max_ts)
+	if (queued(o) == 0 || ts > o->max_ts)
 		o->max_ts = ts;
 	o->last_ts = ts;
 	e = &o->batch[o->nbatch++];
@@ -603,7 +696,7 @@ queue_slow(struct pd_ordered *o, const void *rec, uint64_t ts)
 	/* Built where it goes (pd_ordered_room): no copy, unless moved. */
 	in_room = o->copy && o->cur >= 0 &&
 	    rec == o->slabs[o->cur].mem + o->fill;
-	if (o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2 ||
+	if (o->nbatch >= o->cap_batch || queued(o) >= o->cap_q2 ||
 	    (o->copy && (o->cur < 0 || o->fill + len > SLAB))) {
 		if (in_room) {
 			if (o->bounce == NULL &&
@@ -635,7 +728,7 @@ queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 		return queue_slow(o, rec, ts);
 	len = (pd_header_size(rec) + 7u) & ~7u;
 	if (o->cur < 0 || o->fill + len > SLAB ||
-	    o->nbatch >= o->cap_batch || o->nq + o->nbatch >= o->cap_q2)
+	    o->nbatch >= o->cap_batch || queued(o) >= o->cap_q2)
 		return queue_slow(o, rec, ts);
 	put(o, rec, ts, len, rec == o->slabs[o->cur].mem + o->fill);
 	return 0;
@@ -651,7 +744,7 @@ int
 pd_ordered_round(struct pd_ordered *o)
 {
 	/* perf: a round with nothing queued changes nothing. */
-	if (o->nq + o->nbatch == 0)
+	if (queued(o) == 0)
 		return 0;
 	if (flush(o, o->next_flush, PD_ORDERED_ROUND) < 0)
 		return -1;
@@ -662,7 +755,7 @@ pd_ordered_round(struct pd_ordered *o)
 int
 pd_ordered_final(struct pd_ordered *o)
 {
-	if (o->nq + o->nbatch == 0)
+	if (queued(o) == 0)
 		return 0;
 	if (flush(o, UINT64_MAX, PD_ORDERED_FINAL) < 0)
 		return -1;
@@ -714,7 +807,7 @@ merge_flush(struct pd_ordered *o)
 	for (i = 0; i < o->nin; i++)
 		if (o->in[i].limit < limit)
 			limit = o->in[i].limit;
-	if (o->nq + o->nbatch == 0)
+	if (queued(o) == 0)
 		return 0;
 	return flush(o, limit, limit == UINT64_MAX ? PD_ORDERED_FINAL :
 	    PD_ORDERED_ROUND);
