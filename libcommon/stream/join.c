@@ -71,6 +71,9 @@ struct fast_side {
 struct join_in {
 	struct fast	 fast[FAST_SLOTS];
 	struct fast_side side[FAST_SLOTS];
+	/* The events the slots were kept under (the reader's evlist). */
+	const struct pd_evsel *fast_evsels;
+	size_t		 fast_n;
 	struct pd_idmap	 map;		/* this input's id -> new id */
 	struct pd_idmap	 evids;		/* this input's event -> its id */
 	const char	*suffix;	/* event names get it, or NULL */
@@ -498,6 +501,16 @@ fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
 	return 1;
 }
 
+/* Empties the slots, kept anew under el's events. */
+static __attribute__((noinline)) void
+fast_forget(struct join_in *in, const struct pd_evlist *el)
+{
+	memset(in->fast, 0, sizeof(in->fast));
+	memset(in->side, 0, sizeof(in->side));
+	in->fast_evsels = el->evsels;
+	in->fast_n = el->n;
+}
+
 /* The side-band records fast_side_keep takes: none names an id. */
 static int
 side_type(uint32_t type)
@@ -686,6 +699,13 @@ pd_join_rec_to(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	*blob = NULL;
 	*bloblen = 0;
 	j->input = in;
+	/*
+	 * Events added (or moved by the evlist's realloc) since the slots
+	 * were kept, whatever record said so: the slots go.
+	 */
+	if (__builtin_expect(el->evsels != j->in[in].fast_evsels ||
+	    el->n != j->in[in].fast_n, 0))
+		fast_forget(&j->in[in], el);
 	if (rec->type == PERF_RECORD_SAMPLE &&
 	    fast_renumber(j, &j->in[in], rec, out))
 		return 0;
