@@ -514,9 +514,10 @@ input_run(struct run *run, const char *path, int first)
 		return;
 	r = stats_scan(&in.st, rd, in.names != NULL || in.w != NULL ||
 	    in.ss.on ? pass_on : NULL, &in);
-	if (in.names != NULL && (names_end(in.names) < 0 ||
+	/* Both: pprof_input_end also ends its lookups in the input's files. */
+	if (in.names != NULL && (names_end(in.names) < 0) +
 	    (run->pprof != NULL && pprof_input_end(run->pprof,
-	    pd_reader_evlist(rd)) < 0)) && r == 0) {
+	    pd_reader_evlist(rd)) < 0) > 0 && r == 0) {
 		snprintf(in.st.error, sizeof(in.st.error), "out of memory");
 		r = -1;
 	}

@@ -860,6 +860,12 @@ dfd_on(const struct pd_syms *sy)
 	return !sy->dfd_off && urls != NULL && urls[0] != '\0';
 }
 
+int
+pd_dso_dfd_on(const struct pd_syms *sy)
+{
+	return dfd_on(sy);
+}
+
 static void
 dfd_begin(struct pd_syms *sy)
 {
