@@ -311,7 +311,12 @@ write_oldest(struct pb_gz *g)
 		g->crc = crc32_combine(g->crc, j->crc, (z_off_t)j->nin);
 		g->total += j->nin;
 	}
+	/* The workers read every job's state as they look for one. */
+	if (g->nthreads > 0)
+		pthread_mutex_lock(&g->mu);
 	j->state = JOB_FREE;
+	if (g->nthreads > 0)
+		pthread_mutex_unlock(&g->mu);
 	j->nin = 0;
 	g->written++;
 	return g->err != 0 ? -1 : 0;
