@@ -677,7 +677,7 @@ srcq_publish(struct pd_srcq *q)
 	if (q->pub != q->head) {
 		q->pub = q->head;
 		if (q->idle)
-			pthread_cond_signal(&q->cv);
+			pthread_cond_broadcast(&q->cv);
 	}
 }
 
@@ -785,7 +785,7 @@ pd_srcq_free(struct pd_srcq *q)
 	if (q->threaded) {
 		pthread_mutex_lock(&q->mu);
 		q->stop = 1;
-		pthread_cond_signal(&q->cv);
+		pthread_cond_broadcast(&q->cv);
 		pthread_mutex_unlock(&q->mu);
 		pthread_join(q->th, NULL);
 		pthread_cond_destroy(&q->cv);
