@@ -861,9 +861,11 @@ dfd_on(const struct pd_syms *sy)
 }
 
 int
-pd_dso_dfd_on(const struct pd_syms *sy)
+pd_dso_dfd_urls(void)
 {
-	return dfd_on(sy);
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls != NULL && urls[0] != '\0';
 }
 
 static void

@@ -696,10 +696,12 @@ pd_srcq_new(struct pd_syms *sy)
 	}
 	/*
 	 * A thread only where looking up asks nothing of the pd_syms the
-	 * caller goes on using: debuginfod's queries keep their budget
-	 * and notes there.
+	 * caller goes on using, nor of the environment: with debuginfod
+	 * servers named, finding debug info keeps its budget and notes
+	 * there, and unsets DEBUGINFOD_URLS for a while once they are not
+	 * asked any more.
 	 */
-	if (!pd_dso_dfd_on(sy) && pthread_mutex_init(&q->mu, NULL) == 0) {
+	if (!pd_dso_dfd_urls() && pthread_mutex_init(&q->mu, NULL) == 0) {
 		if (pthread_cond_init(&q->cv, NULL) != 0)
 			pthread_mutex_destroy(&q->mu);
 		else if (pthread_create(&q->th, NULL, srcq_worker, q) != 0) {

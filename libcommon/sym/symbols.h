@@ -162,9 +162,10 @@ size_t	pd_syms_inline(struct pd_syms *, const struct pd_symres *r,
  * The same lookups on a thread beside the caller's (the caller goes on
  * reading the stream; the second core reads the DWARF), the answers in
  * the order asked, each with the caller's tag. Without a thread (none
- * could start; debuginfod is on, whose queries note in the pd_syms) a
- * lookup is made as it is pushed. Each is made as pd_syms_inline makes
- * it, but names are strings of the queue, valid until pd_srcq_free.
+ * could start; DEBUGINFOD_URLS names servers, whose queries note in
+ * the pd_syms) a lookup is made as it is pushed. Each is made as
+ * pd_syms_inline makes it, but names are strings of the queue, valid
+ * until pd_srcq_free.
  *
  * pd_srcq_push: 1 queued, 0 nothing to look up (no debug info). Call
  * it only when pd_srcq_room says so: a full queue is emptied by
