@@ -508,17 +508,26 @@ input_run(struct run *run, const char *path, int first)
 	struct input in;
 	struct pd_reader *rd;
 	const char *note;
-	int r;
+	int r, bad;
 
 	if ((rd = input_open(run, &in, path)) == NULL)
 		return;
 	r = stats_scan(&in.st, rd, in.names != NULL || in.w != NULL ||
 	    in.ss.on ? pass_on : NULL, &in);
-	if (in.names != NULL && (names_end(in.names) < 0 ||
-	    (run->pprof != NULL && pprof_input_end(run->pprof,
-	    pd_reader_evlist(rd)) < 0)) && r == 0) {
-		snprintf(in.st.error, sizeof(in.st.error), "out of memory");
-		r = -1;
+	/*
+	 * names_end first (it hands over the last samples), then always
+	 * pprof_input_end: it ends its lookups in the input's files.
+	 */
+	if (in.names != NULL) {
+		bad = names_end(in.names) < 0;
+		if (run->pprof != NULL &&
+		    pprof_input_end(run->pprof, pd_reader_evlist(rd)) < 0)
+			bad = 1;
+		if (bad && r == 0) {
+			snprintf(in.st.error, sizeof(in.st.error),
+			    "out of memory");
+			r = -1;
+		}
 	}
 	status_stop(&in.ss);
 	/* The rest of a bad stream still goes on, unchanged. */

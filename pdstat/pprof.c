@@ -60,14 +60,25 @@ struct location {
 	uint32_t	 map;		/* mapping id, 0: none */
 	uint32_t	 func;		/* function index */
 	uint32_t	 line;		/* its Line.line, 0: unknown */
-	uint32_t	 loff;		/* functions inlined there (--inline):
-					   lines[loff .. the next one's loff) */
 };
 
-/* A Line of a function inlined at a location. */
+/* A Line of a function inlined at a location (loc, an index). */
 struct pline {
-	uint32_t	 func, line;
+	uint32_t	 loc, func, line;
 };
+
+/*
+ * A location's source lines are looked up on a second thread while the
+ * stream is read (pd_srcq), and come back later; what they add to the
+ * tables (source files, with --inline functions) is then put where a
+ * run that looked them up as each location was made would have put
+ * it: the profile is the same. So each string and function has a key,
+ * its place in that order: made in its turn, (locations made) << 32 |
+ * its id; made by location l's lines, l << 32 | LATE | the how-manieth
+ * of l's. A string or function both make has the smaller. Writing
+ * renumbers them in the keys' order.
+ */
+#define LATE		(1ULL << 31)
 
 /*
  * What a sample is labelled with: few of them (threads times cpus), so
@@ -139,9 +150,13 @@ struct pprof {
 	struct tab_index	 sampidx;
 	unsigned char	*stk;		/* the samples' stacks, packed */
 	size_t		 nstk, stkcap;
-	struct pline	*lines;		/* locations' inlined functions */
+	struct pline	*lines;		/* locations' inlined functions, in
+					   the order of their locations */
 	size_t		 nlines, linecap;
 	int		 inl;		/* --inline */
+	struct pd_srcq	*srcq;		/* the lines asked for, or NULL */
+	uint64_t	*skey, *fkey;	/* strings', functions' keys */
+	size_t		 skcap, fkcap;
 
 	int		 view[2];	/* words of the pd_syms' address cache:
 					   a caller's location, a leaf's; -1:
@@ -160,10 +175,29 @@ struct pprof {
 	unsigned char	 packed[MAX_FRAMES * 5];	/* ids as varints */
 };
 
+/* The string's id, added when new; late: its key when made by lines. */
+static int
+str_keyed(struct pprof *pp, const char *s, size_t len, uint64_t late,
+    uint32_t *id)
+{
+	size_t n = pp->strs.n;
+
+	if (tab_str(&pp->strs, s, len, id) < 0)
+		return -1;
+	if (pp->strs.n > n) {
+		if (tab_grow(&pp->skey, &pp->skcap, n, sizeof(*pp->skey)) < 0)
+			return -1;
+		pp->skey[*id] = late != 0 ? late :
+		    (uint64_t)pp->nlocs << 32 | *id;
+	} else if (late != 0 && late < pp->skey[*id])
+		pp->skey[*id] = late;
+	return 0;
+}
+
 static int
 str(struct pprof *pp, const char *s, uint32_t *id)
 {
-	return tab_str(&pp->strs, s, strlen(s), id);
+	return str_keyed(pp, s, strlen(s), 0, id);
 }
 
 struct pprof *
@@ -191,7 +225,10 @@ pprof_free(struct pprof *pp)
 {
 	if (pp == NULL)
 		return;
+	pd_srcq_free(pp->srcq);
 	tab_strs_free(&pp->strs);
+	free(pp->skey);
+	free(pp->fkey);
 	free(pp->ev);
 	free(pp->pos);
 	free(pp->maps);
@@ -331,11 +368,12 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 
 /*
  * The function index of the name, added when new with system name
- * sysname (the first one seen: overloads share a name). 0 or -1.
+ * sysname (the first one seen: overloads share a name; late, its key
+ * when a location's lines name it, tells which is first). 0 or -1.
  */
 static int
 function_of(struct pprof *pp, uint32_t name, uint32_t sysname,
-    uint32_t *idx)
+    uint64_t late, uint32_t *idx)
 {
 	uint32_t h = (uint32_t)tab_mix(name + 1);
 	struct tab_slot *sl;
@@ -347,10 +385,17 @@ function_of(struct pprof *pp, uint32_t name, uint32_t sysname,
 	    k = (k + 1) & (pp->fidx.cap - 1))
 		if (pp->funcs[sl->id1 - 1].name == name) {
 			*idx = sl->id1 - 1;
+			if (late != 0 && late < pp->fkey[*idx]) {
+				pp->fkey[*idx] = late;
+				pp->funcs[*idx].sysname = sysname;
+			}
 			return 0;
 		}
-	if (tab_grow(&pp->funcs, &pp->funccap, pp->nfuncs, sizeof(*pp->funcs)) < 0)
+	if (tab_grow(&pp->funcs, &pp->funccap, pp->nfuncs, sizeof(*pp->funcs)) < 0 ||
+	    tab_grow(&pp->fkey, &pp->fkcap, pp->nfuncs, sizeof(*pp->fkey)) < 0)
 		return -1;
+	pp->fkey[pp->nfuncs] = late != 0 ? late :
+	    (uint64_t)pp->nlocs << 32 | pp->nfuncs;
 	pp->funcs[pp->nfuncs].name = name;
 	pp->funcs[pp->nfuncs].sysname = sysname;
 	pp->funcs[pp->nfuncs].file = 0;	/* function_file() fills it */
@@ -386,51 +431,94 @@ pprof_set_inline(struct pprof *pp, int on)
 
 /* The function's source file, the first one the debug info gives. */
 static int
-function_file(struct pprof *pp, uint32_t fn, const char *path)
+function_file(struct pprof *pp, uint32_t fn, const char *path,
+    uint64_t late)
 {
 	if (path == NULL || pp->funcs[fn].file != 0)
 		return 0;
-	return str(pp, path, &pp->funcs[fn].file);
+	return str_keyed(pp, path, strlen(path), late, &pp->funcs[fn].file);
 }
 
 /*
- * The source lines of a new location l, from the debug info at the
- * frame's address (r; pd_syms_inline, as pddump --srcline shows them):
- * its function's Line.line and file, and with --inline the functions
- * inlined there as Lines of their own before it, innermost first, as
- * profile.proto orders them. 0, or -1 when out of memory.
+ * The source lines of location loc, from the debug info at the frame's
+ * address (sf, n of them, as pd_syms_inline gives them; as pddump
+ * --srcline shows them): its function's Line.line and file, and with
+ * --inline the functions inlined there as Lines of their own before
+ * it, innermost first, as profile.proto orders them. 0, or -1 when out
+ * of memory.
  */
 static int
-location_lines(struct pprof *pp, struct pd_syms *sy,
-    const struct pd_symres *r, struct location *l)
+location_lines(struct pprof *pp, uint32_t loc, const struct pd_srcframe *sf,
+    size_t n)
 {
-	const struct pd_srcframe *sf;
+	struct location *l = &pp->locs[loc];
 	struct mapping *mp = l->map != 0 ? &pp->maps[l->map - 1] : NULL;
-	uint32_t name, fn;
-	size_t n, j;
+	uint64_t late = (uint64_t)loc << 32 | LATE;
+	uint32_t name, fn, k = 0;
+	const char *nm;
+	size_t j;
 
-	l->line = 0;
-	l->loff = (uint32_t)pp->nlines;
-	if (r->file == NULL || (n = pd_syms_inline(sy, r, &sf)) == 0)
-		return 0;
 	l->line = sf[n - 1].line;
-	if (function_file(pp, l->func, sf[n - 1].file) < 0)
+	if (function_file(pp, l->func, sf[n - 1].file, late | k++) < 0)
 		return -1;
 	if (mp != NULL && l->line != 0)
 		mp->lines = 1;
 	if (!pp->inl || n == 1)
 		return 0;
 	for (j = 0; j + 1 < n; j++) {
+		nm = sf[j].name != NULL ? sf[j].name : "[unknown]";
 		if (tab_grow(&pp->lines, &pp->linecap, pp->nlines,
-		    sizeof(*pp->lines)) < 0 || str(pp, sf[j].name != NULL ? sf[j].name : "[unknown]",
-		    &name) < 0 || function_of(pp, name, name, &fn) < 0 ||
-		    function_file(pp, fn, sf[j].file) < 0)
+		    sizeof(*pp->lines)) < 0 ||
+		    str_keyed(pp, nm, strlen(nm), late | k++, &name) < 0 ||
+		    function_of(pp, name, name, late | k++, &fn) < 0 ||
+		    function_file(pp, fn, sf[j].file, late | k++) < 0)
 			return -1;
+		pp->lines[pp->nlines].loc = loc;
 		pp->lines[pp->nlines].func = fn;
 		pp->lines[pp->nlines++].line = sf[j].line;
 	}
 	if (mp != NULL)
 		mp->inl = 1;
+	return 0;
+}
+
+/* The lines looked up so far (wait: all asked for) into the tables. */
+static int
+lines_take(struct pprof *pp, int wait)
+{
+	const struct pd_srcframe *sf;
+	uint64_t tag;
+	size_t n;
+
+	if (pp->srcq == NULL)
+		return 0;
+	while (pd_srcq_pop(pp->srcq, wait, &tag, &sf, &n) == 1)
+		if (n > 0 && location_lines(pp, (uint32_t)tag, sf, n) < 0)
+			return -1;
+	return 0;
+}
+
+/* Asks for the lines of location loc, the frame's address r. 0 or -1. */
+static int
+lines_ask(struct pprof *pp, struct pd_syms *sy, const struct pd_symres *r,
+    uint32_t loc)
+{
+	const struct pd_srcframe *sf;
+	uint64_t tag;
+	size_t n;
+
+	if (r->file == NULL)
+		return 0;
+	if (pp->srcq == NULL && (pp->srcq = pd_srcq_new(sy)) == NULL)
+		return -1;
+	/* What is ready is taken now: the queue stays short. */
+	if (lines_take(pp, 0) < 0)
+		return -1;
+	while (!pd_srcq_room(pp->srcq))
+		if (pd_srcq_pop(pp->srcq, 1, &tag, &sf, &n) == 1 && n > 0 &&
+		    location_lines(pp, (uint32_t)tag, sf, n) < 0)
+			return -1;
+	pd_srcq_push(pp->srcq, sy, r, loc);
 	return 0;
 }
 
@@ -471,7 +559,7 @@ mapping_of(struct pprof *pp, const struct pd_mapres *mr)
 			hex[2 * i] = hexd[mr->bid[i] >> 4];
 			hex[2 * i + 1] = hexd[mr->bid[i] & 15];
 		}
-		if (tab_str(&pp->strs, hex, 2 * i, &m.bid) < 0)
+		if (str_keyed(pp, hex, 2 * i, 0, &m.bid) < 0)
 			return 0;
 	}
 	if ((c->map = mapping_id(pp, &m)) != 0) {
@@ -504,7 +592,7 @@ function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
 	if (r->raw != NULL && r->raw != r->name &&
 	    str(pp, r->raw, &sysname) < 0)
 		return -1;
-	if (function_of(pp, name, sysname, fn) < 0)
+	if (function_of(pp, name, sysname, 0, fn) < 0)
 		return -1;
 	c->name = r->name;
 	c->dso = r->dso;
@@ -551,7 +639,8 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 	l->addr = addr;
 	l->map = map;
 	l->func = fn;
-	if (location_lines(pp, sy, r, l) < 0)
+	l->line = 0;
+	if (lines_ask(pp, sy, r, (uint32_t)pp->nlocs) < 0)
 		return -1;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
@@ -580,7 +669,7 @@ unknown_location(struct pprof *pp, uint32_t *id)
 		}
 	}
 	if (str(pp, "[unknown]", &name) < 0 ||
-	    function_of(pp, name, name, &fn) < 0 ||
+	    function_of(pp, name, name, 0, &fn) < 0 ||
 	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
 		return -1;
 	l = &pp->locs[pp->nlocs];
@@ -588,7 +677,6 @@ unknown_location(struct pprof *pp, uint32_t *id)
 	l->map = 0;
 	l->func = fn;
 	l->line = 0;
-	l->loff = (uint32_t)pp->nlines;
 	sl->id1 = (uint32_t)++pp->nlocs;
 	sl->h = h;
 	pp->lidx.n++;
@@ -774,12 +862,19 @@ pprof_input_end(struct pprof *pp, const struct pd_evlist *el)
 	uint32_t idx;
 	size_t i;
 
-	for (i = 0; i < el->n; i++)
+	int r = 0;
+
+	/* The lookups read the input's files: all done before it goes. */
+	if (lines_take(pp, 1) < 0)
+		r = -1;
+	pd_srcq_free(pp->srcq);
+	pp->srcq = NULL;
+	for (i = 0; i < el->n && r == 0; i++)
 		if (event_of(pp, &el->evsels[i], &idx) < 0)
-			return -1;
+			r = -1;
 	pp->last_idx = -1;
 	forget(pp);
-	return 0;
+	return r;
 }
 
 uint64_t
@@ -875,7 +970,7 @@ out:
 static int
 write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 {
-	size_t i, j, end;
+	size_t i, j = 0;
 
 	for (i = 0; i < pp->nmaps; i++) {
 		const struct mapping *mp = &pp->maps[i];
@@ -901,8 +996,7 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 		pb_uint(m, 1, i + 1);
 		pb_uint(m, 2, lc->map);
 		pb_uint(m, 3, lc->addr);
-		end = i + 1 < pp->nlocs ? lc[1].loff : pp->nlines;
-		for (j = lc->loff; j < end; j++) {
+		for (; j < pp->nlines && pp->lines[j].loc == i; j++) {
 			pb_reset(l);
 			pb_uint(l, 1, pp->lines[j].func + 1);
 			pb_uint(l, 2, pp->lines[j].line);
@@ -931,6 +1025,146 @@ write_tables(struct pprof *pp, struct pb_gz *g, struct pb *m, struct pb *l)
 			return -1;
 	}
 	return 0;
+}
+
+static const uint64_t *sort_key;
+
+static int
+by_key(const void *a, const void *b)
+{
+	uint64_t x = sort_key[*(const uint32_t *)a];
+	uint64_t y = sort_key[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The n ids by their keys (key): new id -> old, or NULL when they are in
+ * order already (no lines came late) or out of memory (*oom). Those
+ * made in their turn are in order already: the late ones are sorted
+ * and merged in.
+ */
+static uint32_t *
+key_order(const uint64_t *key, size_t n, int *oom)
+{
+	uint32_t *ord, *late;
+	size_t i, a = 0, b = 0, nl = 0, k = 0;
+
+	*oom = 0;
+	for (i = 0; i < n && !(key[i] & LATE); i++)
+		;
+	if (i == n)
+		return NULL;
+	if ((ord = malloc(n * sizeof(*ord))) == NULL ||
+	    (late = malloc(n * sizeof(*late))) == NULL) {
+		free(ord);
+		*oom = 1;
+		return NULL;
+	}
+	/* ord's front holds the others meanwhile: a only trails i. */
+	for (i = 0; i < n; i++)
+		if (key[i] & LATE)
+			late[nl++] = (uint32_t)i;
+		else
+			ord[a++] = (uint32_t)i;
+	sort_key = key;
+	qsort(late, nl, sizeof(*late), by_key);
+	/* Merged from the back, into the room the late ones leave. */
+	k = n;
+	b = nl;
+	while (b > 0) {
+		if (a > 0 && key[ord[a - 1]] > key[late[b - 1]])
+			ord[--k] = ord[--a];
+		else
+			ord[--k] = late[--b];
+	}
+	free(late);
+	return ord;
+}
+
+/* The strings and functions renumbered in their keys' order. 0 or -1. */
+static int
+renumber(struct pprof *pp)
+{
+	struct tab_strs nt;
+	uint32_t *ord, *to = NULL, id;
+	struct function *nf;
+	size_t i;
+	int oom;
+
+	if ((ord = key_order(pp->skey, pp->strs.n, &oom)) != NULL) {
+		memset(&nt, 0, sizeof(nt));
+		if ((to = malloc(pp->strs.n * sizeof(*to))) == NULL)
+			goto fail;
+		for (i = 0; i < pp->strs.n; i++) {
+			if (tab_str(&nt, tab_strget(&pp->strs, ord[i]),
+			    pp->strs.len[ord[i]], &id) < 0) {
+				tab_strs_free(&nt);
+				goto fail;
+			}
+			to[ord[i]] = id;
+		}
+		tab_strs_free(&pp->strs);
+		pp->strs = nt;
+		for (i = 0; i < pp->nev; i++) {
+			pp->ev[i].name = to[pp->ev[i].name];
+			pp->ev[i].unit = to[pp->ev[i].unit];
+		}
+		for (i = 0; i < pp->nmaps; i++) {
+			pp->maps[i].file = to[pp->maps[i].file];
+			pp->maps[i].bid = to[pp->maps[i].bid];
+		}
+		for (i = 0; i < pp->nfuncs; i++) {
+			pp->funcs[i].name = to[pp->funcs[i].name];
+			pp->funcs[i].sysname = to[pp->funcs[i].sysname];
+			pp->funcs[i].file = to[pp->funcs[i].file];
+		}
+		for (i = 0; i < pp->nlsets; i++) {
+			pp->lsets[i].comm = to[pp->lsets[i].comm];
+			pp->lsets[i].host = to[pp->lsets[i].host];
+		}
+		pp->host = to[pp->host];
+		pp->k_pid = to[pp->k_pid];
+		pp->k_tid = to[pp->k_tid];
+		pp->k_cpu = to[pp->k_cpu];
+		pp->k_comm = to[pp->k_comm];
+		pp->k_host = to[pp->k_host];
+		/* Keys mean nothing now: what comes is made in its turn. */
+		for (i = 0; i < pp->strs.n; i++)
+			pp->skey[i] = i;
+		free(to);
+		free(ord);
+		to = NULL;
+	} else if (oom)
+		return -1;
+	if ((ord = key_order(pp->fkey, pp->nfuncs, &oom)) != NULL) {
+		if ((to = malloc(pp->nfuncs * sizeof(*to))) == NULL ||
+		    (nf = malloc(pp->nfuncs * sizeof(*nf))) == NULL)
+			goto fail;
+		for (i = 0; i < pp->nfuncs; i++) {
+			nf[i] = pp->funcs[ord[i]];
+			to[ord[i]] = (uint32_t)i;
+			pp->fkey[i] = i;
+		}
+		free(pp->funcs);
+		pp->funcs = nf;
+		pp->funccap = pp->nfuncs;
+		for (i = 0; i < pp->nlocs; i++)
+			pp->locs[i].func = to[pp->locs[i].func];
+		for (i = 0; i < pp->nlines; i++)
+			pp->lines[i].func = to[pp->lines[i].func];
+		/* The index knows the old numbers: no function comes now. */
+		free(pp->fidx.s);
+		memset(&pp->fidx, 0, sizeof(pp->fidx));
+		free(to);
+		free(ord);
+	} else if (oom)
+		return -1;
+	return 0;
+fail:
+	free(to);
+	free(ord);
+	return -1;
 }
 
 static const struct event *sort_ev;
@@ -1029,7 +1263,10 @@ pprof_write(struct pprof *pp, const char *path)
 		goto fail;
 	}
 	/* The head first: it interns the sample types' names. */
-	r = write_head(pp, g, &m, &l);
+	if ((r = renumber(pp)) < 0)
+		errno = ENOMEM;
+	if (r == 0)
+		r = write_head(pp, g, &m, &l);
 	if (r == 0)
 		r = write_samples(pp, g, &m, &l, vals);
 	if (r == 0)

@@ -860,6 +860,14 @@ dfd_on(const struct pd_syms *sy)
 	return !sy->dfd_off && urls != NULL && urls[0] != '\0';
 }
 
+int
+pd_dso_dfd_urls(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls != NULL && urls[0] != '\0';
+}
+
 static void
 dfd_begin(struct pd_syms *sy)
 {

@@ -21,6 +21,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,8 @@ struct cuidx {
 };
 
 struct srcache {
+	struct pd_syms		*sy;	/* whose strings names are; NULL: the
+					   cache's own (pool, a worker's) */
 	struct srcent		*ents;	/* PD_SRC_MAX * 2, open addressing */
 	size_t			 nents;
 	struct pd_srcframe	*frames;
@@ -57,27 +60,114 @@ struct srcache {
 	uint64_t		 seed;
 	struct cuidx		*cus;	/* open addressing, ncus < cucap/2 */
 	size_t			 ncus, cucap;
+	/* Own strings: a set (open addressing) of them in blocks. */
+	const char		**set;
+	size_t			 nset, setcap;
+	char			**blks;
+	size_t			 nblks, bused;	/* of the last block */
 };
+
+#define POOL_BLK	(64 * 1024)
+
+static void
+cache_free(struct srcache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->cucap; i++)
+		free(c->cus[i].v);
+	for (i = 0; i < c->nblks; i++)
+		free(c->blks[i]);
+	free(c->blks);
+	free(c->set);
+	free(c->cus);
+	free(c->ents);
+	free(c->frames);
+	free(c);
+}
+
+static uint64_t
+str_hash(const char *s, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	while (len-- > 0)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* s in the cache's own pool, once; NULL when out of memory. */
+static const char *
+pool_intern(struct srcache *c, const char *s, size_t len)
+{
+	size_t i, mask;
+	char *p;
+
+	if (2 * (c->nset + 1) > c->setcap) {
+		size_t ncap = c->setcap ? c->setcap * 2 : 1024;
+		const char **ns = calloc(ncap, sizeof(*ns));
+
+		if (ns == NULL)
+			return NULL;
+		for (i = 0; i < c->setcap; i++) {
+			size_t j;
+
+			if (c->set[i] == NULL)
+				continue;
+			for (j = str_hash(c->set[i], strlen(c->set[i])) &
+			    (ncap - 1); ns[j] != NULL; j = (j + 1) & (ncap - 1))
+				;
+			ns[j] = c->set[i];
+		}
+		free(c->set);
+		c->set = ns;
+		c->setcap = ncap;
+	}
+	mask = c->setcap - 1;
+	for (i = str_hash(s, len) & mask; c->set[i] != NULL;
+	    i = (i + 1) & mask)
+		if (strncmp(c->set[i], s, len) == 0 && c->set[i][len] == '\0')
+			return c->set[i];
+	if (c->nblks == 0 || c->bused + len + 1 > POOL_BLK) {
+		size_t sz = len + 1 > POOL_BLK ? len + 1 : POOL_BLK;
+		char **nb = realloc(c->blks, (c->nblks + 1) * sizeof(*nb));
+
+		if (nb == NULL)
+			return NULL;
+		c->blks = nb;
+		if ((c->blks[c->nblks] = malloc(sz)) == NULL)
+			return NULL;
+		c->nblks++;
+		c->bused = 0;
+	}
+	p = c->blks[c->nblks - 1] + c->bused;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	/* A string longer than a block fills its own. */
+	c->bused += len + 1 > POOL_BLK ? POOL_BLK : len + 1;
+	c->nset++;
+	return c->set[i] = p;
+}
+
+static const char *
+intern(struct srcache *c, const char *s, size_t len)
+{
+	return c->sy != NULL ? pd_syms_intern(c->sy, s, len) :
+	    pool_intern(c, s, len);
+}
 
 void
 pd_srcache_free(struct pd_syms *sy)
 {
-	size_t i;
-
 	if (sy->src == NULL)
 		return;
-	for (i = 0; i < sy->src->cucap; i++)
-		free(sy->src->cus[i].v);
-	free(sy->src->cus);
-	free(sy->src->ents);
-	free(sy->src->frames);
-	free(sy->src);
+	cache_free(sy->src);
 	sy->src = NULL;
 }
 
 /* The name a scope's DIE (or its abstract origin) gives its function. */
 static const char *
-die_func(struct pd_syms *sy, Dwarf_Die *die)
+die_func(struct srcache *sc, Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
 	const char *s;
@@ -87,21 +177,21 @@ die_func(struct pd_syms *sy, Dwarf_Die *die)
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a) != NULL) &&
 	    (s = dwarf_formstring(&a)) != NULL) {
 		if ((dm = pd_symtab_demangle(s)) != NULL) {
-			s = pd_syms_intern(sy, dm, strlen(dm));
+			s = intern(sc, dm, strlen(dm));
 			free(dm);
 			return s;
 		}
-		return pd_syms_intern(sy, s, strlen(s));
+		return intern(sc, s, strlen(s));
 	}
 	if (dwarf_attr_integrate(die, DW_AT_name, &a) != NULL &&
 	    (s = dwarf_formstring(&a)) != NULL)
-		return pd_syms_intern(sy, s, strlen(s));
+		return intern(sc, s, strlen(s));
 	return NULL;
 }
 
 /* The file and line an inlined subroutine was called from. */
 static void
-call_site(struct pd_syms *sy, Dwarf_Die *cu, Dwarf_Die *die,
+call_site(struct srcache *sc, Dwarf_Die *cu, Dwarf_Die *die,
     struct pd_srcframe *f)
 {
 	Dwarf_Attribute a;
@@ -119,7 +209,7 @@ call_site(struct pd_syms *sy, Dwarf_Die *cu, Dwarf_Die *die,
 	    dwarf_formudata(&a, &w) == 0 &&
 	    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && w < nfiles &&
 	    (s = dwarf_filesrc(files, w, NULL, NULL)) != NULL)
-		f->file = pd_syms_intern(sy, s, strlen(s));
+		f->file = intern(sc, s, strlen(s));
 	if (f->file == NULL)
 		f->line = 0;
 }
@@ -305,7 +395,7 @@ scope_chain(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *out, size_t max)
  * (at most max), innermost first; at is the address's own line.
  */
 static size_t
-chain_frames(struct pd_syms *sy, Dwarf_Die *cu, Dwarf_Die *chain,
+chain_frames(struct srcache *sc, Dwarf_Die *cu, Dwarf_Die *chain,
     size_t ns, struct pd_srcframe at, struct pd_srcframe *f, size_t max)
 {
 	size_t n = 0;
@@ -314,17 +404,17 @@ chain_frames(struct pd_syms *sy, Dwarf_Die *cu, Dwarf_Die *chain,
 		Dwarf_Die *d = &chain[--ns];
 
 		f[n] = at;
-		f[n++].name = die_func(sy, d);
+		f[n++].name = die_func(sc, d);
 		if (ns == 0)
 			break;
-		call_site(sy, cu, d, &at);
+		call_site(sc, cu, d, &at);
 	}
 	return n;
 }
 
 /* Looks va up in mod: frames into f (at most max), their count. */
 static size_t
-lookup(struct pd_syms *sy, Dwfl_Module *mod, uint64_t va,
+lookup(struct srcache *sc, Dwfl_Module *mod, uint64_t va,
     struct pd_srcframe *f, size_t max)
 {
 	Dwarf_Die *cu, *scopes = NULL, in, *fn, chain[PD_SRC_DEPTH];
@@ -341,12 +431,12 @@ lookup(struct pd_syms *sy, Dwfl_Module *mod, uint64_t va,
 	if ((l = dwfl_module_getsrc(mod, va)) != NULL &&
 	    (s = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)) != NULL &&
 	    line > 0) {
-		at.file = pd_syms_intern(sy, s, strlen(s));
+		at.file = intern(sc, s, strlen(s));
 		at.line = at.file != NULL ? (uint32_t)line : 0;
 	}
-	if ((x = cu_index(sy->src, cu)) != NULL) {
+	if ((x = cu_index(sc, cu)) != NULL) {
 		if ((fn = cu_function(x, va - bias)) != NULL)
-			return chain_frames(sy, cu, chain, scope_chain(fn,
+			return chain_frames(sc, cu, chain, scope_chain(fn,
 			    va - bias, chain, PD_SRC_DEPTH), at, f, max);
 		/*
 		 * Outside the ranges a CU gives itself no scope of it holds
@@ -383,10 +473,10 @@ lookup(struct pd_syms *sy, Dwfl_Module *mod, uint64_t va,
 		    tag != DW_TAG_subprogram)
 			continue;
 		f[n] = at;
-		f[n++].name = die_func(sy, &scopes[i]);
+		f[n++].name = die_func(sc, &scopes[i]);
 		if (tag == DW_TAG_subprogram)
 			break;
-		call_site(sy, cu, &scopes[i], &at);
+		call_site(sc, cu, &scopes[i], &at);
 	}
 	free(scopes);
 	return n;
@@ -400,55 +490,52 @@ ent_hash(const struct srcache *c, const void *file, uint64_t va)
 	return h ^ (h >> 29);
 }
 
-/* An empty cache, or the one there emptied: bounded, not evicting. */
+/* A new cache (sy: names are its strings; NULL: the cache's own). */
 static struct srcache *
-cache_get(struct pd_syms *sy)
+cache_new(struct pd_syms *sy, uint64_t seed)
 {
-	struct srcache *c = sy->src;
+	struct srcache *c;
 
-	if (c == NULL) {
-		if ((c = calloc(1, sizeof(*c))) == NULL)
-			return NULL;
-		if ((c->ents = calloc(PD_SRC_MAX * 2,
-		    sizeof(*c->ents))) == NULL) {
-			free(c);
-			return NULL;
-		}
-		c->seed = sy->seed;
-		sy->src = c;
-	} else if (c->nents >= PD_SRC_MAX) {
-		memset(c->ents, 0, PD_SRC_MAX * 2 * sizeof(*c->ents));
-		c->nents = c->nframes = 0;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return NULL;
+	if ((c->ents = calloc(PD_SRC_MAX * 2, sizeof(*c->ents))) == NULL) {
+		free(c);
+		return NULL;
 	}
+	c->sy = sy;
+	c->seed = seed;
 	return c;
 }
 
-size_t
-pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
+/*
+ * The frames of (file, va), looked up in mod (NULL: none) when not
+ * cached; *out valid until the next call. A full cache is emptied:
+ * bounded, not evicting.
+ */
+static size_t
+cached(struct srcache *c, const void *file, Dwfl_Module *mod, uint64_t va,
     const struct pd_srcframe **out)
 {
 	static struct pd_srcframe none;
 	struct pd_srcframe f[PD_SRC_DEPTH];
-	struct srcache *c;
 	struct srcent *e;
-	Dwfl_Module *mod;
 	size_t i, n, mask = PD_SRC_MAX * 2 - 1;
 
 	*out = &none;
-	if (r->file == NULL || (c = cache_get(sy)) == NULL)
-		return 0;
-	for (i = ent_hash(c, r->file, r->va) & mask; c->ents[i].file != NULL;
+	if (c->nents >= PD_SRC_MAX) {
+		memset(c->ents, 0, PD_SRC_MAX * 2 * sizeof(*c->ents));
+		c->nents = c->nframes = 0;
+	}
+	for (i = ent_hash(c, file, va) & mask; c->ents[i].file != NULL;
 	    i = (i + 1) & mask) {
 		e = &c->ents[i];
-		if (e->file == r->file && e->va == r->va) {
+		if (e->file == file && e->va == va) {
 			if (e->n > 0)
 				*out = c->frames + e->off;
 			return e->n;
 		}
 	}
-	/* The dso is the symbolizer's: r->file is one of its own. */
-	mod = pd_dso_dwarf(sy, (struct dso *)(uintptr_t)r->file);
-	n = mod != NULL ? lookup(sy, mod, r->va, f, PD_SRC_DEPTH) : 0;
+	n = mod != NULL ? lookup(c, mod, va, f, PD_SRC_DEPTH) : 0;
 	if (c->nframes + n > c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 1024;
 		struct pd_srcframe *nf;
@@ -463,8 +550,8 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 	if (n > 0)
 		memcpy(c->frames + c->nframes, f, n * sizeof(*f));
 	e = &c->ents[i];
-	e->file = r->file;
-	e->va = r->va;
+	e->file = file;
+	e->va = va;
 	e->off = (uint32_t)c->nframes;
 	e->n = (uint32_t)n;
 	c->nframes += n;
@@ -472,6 +559,249 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 	if (n > 0)
 		*out = c->frames + e->off;
 	return n;
+}
+
+size_t
+pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
+    const struct pd_srcframe **out)
+{
+	static struct pd_srcframe none;
+	struct srcache *c = sy->src;
+	struct srcent *e;
+	size_t i, mask = PD_SRC_MAX * 2 - 1;
+
+	*out = &none;
+	if (r->file == NULL)
+		return 0;
+	if (c == NULL && (c = sy->src = cache_new(sy, sy->seed)) == NULL)
+		return 0;
+	/* A cached address asks nothing of its file. */
+	for (i = ent_hash(c, r->file, r->va) & mask; c->ents[i].file != NULL;
+	    i = (i + 1) & mask) {
+		e = &c->ents[i];
+		if (e->file == r->file && e->va == r->va) {
+			if (e->n > 0)
+				*out = c->frames + e->off;
+			return e->n;
+		}
+	}
+	/* The dso is the symbolizer's: r->file is one of its own. */
+	return cached(c, r->file, pd_dso_dwarf(sy,
+	    (struct dso *)(uintptr_t)r->file), r->va, out);
+}
+
+/* ----- the queue: lookups on a thread of their own ----- */
+
+/*
+ * Jobs in a ring: [tail, done) looked up, [done, head) to do. The
+ * caller writes jobs at head and hands them over SRCQ_BATCH at a time
+ * (pub, under the lock: a wake-up for each job was more system time
+ * than the lookups saved); the worker writes a job in [done, pub) and
+ * then moves done, which the caller reads without the lock.
+ */
+#define SRCQ_JOBS	4096
+#define SRCQ_BATCH	64
+#define SRCQ_INLINE	6		/* frames kept in the job itself */
+
+struct srcjob {
+	Dwfl_Module		*mod;
+	const void		*file;
+	uint64_t		 va, tag;
+	size_t			 n;
+	struct pd_srcframe	 f[SRCQ_INLINE];
+	struct pd_srcframe	*more;	/* n > SRCQ_INLINE: malloc'd */
+};
+
+struct pd_srcq {
+	struct srcache		*c;	/* the worker's (or the caller's) */
+	struct srcjob		*jobs;
+	uint64_t		 head, tail;	/* the caller's */
+	uint64_t		 pub;	/* handed over: the lock's */
+	uint64_t		 done;	/* the worker's; atomic */
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	int			 threaded, stop, idle, waiting;
+	pthread_t		 th;
+	struct pd_srcframe	 out[PD_SRC_DEPTH];	/* the popped */
+};
+
+/* Looks job j up: out of memory for its frames, it has none. */
+static void
+srcq_run(struct pd_srcq *q, struct srcjob *j)
+{
+	const struct pd_srcframe *f;
+	size_t n = cached(q->c, j->file, j->mod, j->va, &f);
+
+	j->more = NULL;
+	if (n > SRCQ_INLINE &&
+	    (j->more = malloc(n * sizeof(*j->more))) == NULL)
+		n = 0;
+	if (n > 0)
+		memcpy(j->more != NULL ? j->more : j->f, f, n * sizeof(*f));
+	j->n = n;
+}
+
+static void *
+srcq_worker(void *arg)
+{
+	struct pd_srcq *q = arg;
+	uint64_t i, end;
+
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		i = q->done;
+		while (q->pub == i && !q->stop) {
+			q->idle = 1;
+			pthread_cond_wait(&q->cv, &q->mu);
+		}
+		q->idle = 0;
+		if ((end = q->pub) == i)
+			break;
+		pthread_mutex_unlock(&q->mu);
+		for (; i < end; i++) {
+			srcq_run(q, &q->jobs[i % SRCQ_JOBS]);
+			__atomic_store_n(&q->done, i + 1, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_lock(&q->mu);
+		if (q->waiting)
+			pthread_cond_broadcast(&q->cv);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* Hands the jobs pushed over (the lock held). */
+static void
+srcq_publish(struct pd_srcq *q)
+{
+	if (q->pub != q->head) {
+		q->pub = q->head;
+		if (q->idle)
+			pthread_cond_broadcast(&q->cv);
+	}
+}
+
+struct pd_srcq *
+pd_srcq_new(struct pd_syms *sy)
+{
+	struct pd_srcq *q = calloc(1, sizeof(*q));
+
+	if (q == NULL)
+		return NULL;
+	if ((q->jobs = calloc(SRCQ_JOBS, sizeof(*q->jobs))) == NULL ||
+	    (q->c = cache_new(NULL, sy->seed)) == NULL) {
+		free(q->jobs);
+		free(q);
+		return NULL;
+	}
+	/*
+	 * A thread only where looking up asks nothing of the pd_syms the
+	 * caller goes on using, nor of the environment: with debuginfod
+	 * servers named, finding debug info keeps its budget and notes
+	 * there, and unsets DEBUGINFOD_URLS for a while once they are not
+	 * asked any more.
+	 */
+	if (!pd_dso_dfd_urls() && pthread_mutex_init(&q->mu, NULL) == 0) {
+		if (pthread_cond_init(&q->cv, NULL) != 0)
+			pthread_mutex_destroy(&q->mu);
+		else if (pthread_create(&q->th, NULL, srcq_worker, q) != 0) {
+			pthread_cond_destroy(&q->cv);
+			pthread_mutex_destroy(&q->mu);
+		} else
+			q->threaded = 1;
+	}
+	return q;
+}
+
+int
+pd_srcq_room(const struct pd_srcq *q)
+{
+	return q->head - q->tail < SRCQ_JOBS;
+}
+
+int
+pd_srcq_push(struct pd_srcq *q, struct pd_syms *sy,
+    const struct pd_symres *r, uint64_t tag)
+{
+	struct srcjob *j;
+	Dwfl_Module *mod;
+
+	if (r->file == NULL || (mod = pd_dso_dwarf(sy,
+	    (struct dso *)(uintptr_t)r->file)) == NULL)
+		return 0;
+	j = &q->jobs[q->head % SRCQ_JOBS];
+	j->mod = mod;
+	j->file = r->file;
+	j->va = r->va;
+	j->tag = tag;
+	q->head++;
+	if (!q->threaded) {
+		srcq_run(q, j);
+		q->pub = q->done = q->head;
+	} else if (q->head - q->pub >= SRCQ_BATCH) {
+		pthread_mutex_lock(&q->mu);
+		srcq_publish(q);
+		pthread_mutex_unlock(&q->mu);
+	}
+	return 1;
+}
+
+int
+pd_srcq_pop(struct pd_srcq *q, int wait, uint64_t *tag,
+    const struct pd_srcframe **out, size_t *n)
+{
+	struct srcjob *j;
+
+	if (q->tail == q->head)
+		return 0;
+	if (q->threaded &&
+	    __atomic_load_n(&q->done, __ATOMIC_ACQUIRE) == q->tail) {
+		if (!wait)
+			return 0;
+		pthread_mutex_lock(&q->mu);
+		srcq_publish(q);
+		while (__atomic_load_n(&q->done, __ATOMIC_ACQUIRE) ==
+		    q->tail) {
+			q->waiting = 1;
+			pthread_cond_wait(&q->cv, &q->mu);
+		}
+		q->waiting = 0;
+		pthread_mutex_unlock(&q->mu);
+	}
+	j = &q->jobs[q->tail++ % SRCQ_JOBS];
+	*tag = j->tag;
+	*n = j->n;
+	if (j->n > 0)
+		memcpy(q->out, j->more != NULL ? j->more : j->f,
+		    j->n * sizeof(*q->out));
+	free(j->more);
+	*out = q->out;
+	return 1;
+}
+
+void
+pd_srcq_free(struct pd_srcq *q)
+{
+	if (q == NULL)
+		return;
+	if (q->threaded) {
+		pthread_mutex_lock(&q->mu);
+		q->stop = 1;
+		pthread_cond_broadcast(&q->cv);
+		pthread_mutex_unlock(&q->mu);
+		pthread_join(q->th, NULL);
+		pthread_cond_destroy(&q->cv);
+		pthread_mutex_destroy(&q->mu);
+	}
+	/* What was asked and not taken: looked up, or never handed over. */
+	while (q->tail < q->head) {
+		if (q->tail < q->done)
+			free(q->jobs[q->tail % SRCQ_JOBS].more);
+		q->tail++;
+	}
+	cache_free(q->c);
+	free(q->jobs);
+	free(q);
 }
 
 const char *

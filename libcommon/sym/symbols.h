@@ -158,6 +158,30 @@ struct pd_srcframe {
 size_t	pd_syms_inline(struct pd_syms *, const struct pd_symres *r,
 	    const struct pd_srcframe **out);
 
+/*
+ * The same lookups on a thread beside the caller's (the caller goes on
+ * reading the stream; the second core reads the DWARF), the answers in
+ * the order asked, each with the caller's tag. Without a thread (none
+ * could start; DEBUGINFOD_URLS names servers, whose queries note in
+ * the pd_syms) a lookup is made as it is pushed. Each is made as
+ * pd_syms_inline makes it, but names are strings of the queue, valid
+ * until pd_srcq_free.
+ *
+ * pd_srcq_push: 1 queued, 0 nothing to look up (no debug info). Call
+ * it only when pd_srcq_room says so: a full queue is emptied by
+ * pd_srcq_pop. pd_srcq_pop: 1 with the next answer (out valid until
+ * the next call), 0 none ready (wait 0) or none asked. pd_srcq_free
+ * before the pd_syms is freed: the lookups read its files.
+ */
+struct pd_srcq;
+struct pd_srcq	*pd_srcq_new(struct pd_syms *);
+int	pd_srcq_room(const struct pd_srcq *);
+int	pd_srcq_push(struct pd_srcq *, struct pd_syms *,
+	    const struct pd_symres *r, uint64_t tag);
+int	pd_srcq_pop(struct pd_srcq *, int wait, uint64_t *tag,
+	    const struct pd_srcframe **out, size_t *n);
+void	pd_srcq_free(struct pd_srcq *);
+
 /* The part of a source path perf's srcline prints: its last name. */
 const char	*pd_srcframe_base(const struct pd_srcframe *);
 

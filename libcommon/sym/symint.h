@@ -225,6 +225,12 @@ int		 pd_syms_bid_add(struct pd_syms *, const char *path,
  */
 #define PD_SYMS_DWFL_MAX	64
 struct Dwfl_Module *pd_dso_dwarf(struct pd_syms *, struct dso *);
+/*
+ * Whether DEBUGINFOD_URLS names servers: then finding a file's debug
+ * info may ask them, or (asked no more) unset it for a while, and notes
+ * and budgets in the pd_syms.
+ */
+int		 pd_dso_dfd_urls(void);
 /* srcline.c: pd_syms_inline()'s cache freed. */
 void		 pd_srcache_free(struct pd_syms *);
 /* A dso's symbols, loaded on its first address; every dso freed. */

@@ -54,6 +54,18 @@ pdstat --inline --folded - perf.data 2> /dev/null | sort > f2.txt ||
 	fail "pdstat --inline --folded"
 sort f1.txt | cmp -s - f2.txt || fail "pdstat --folded --inline differs"
 
+# pprof's lines are looked up on a thread of their own, except where
+# debuginfod is on (a closed port here: nothing is asked of it): made
+# either way, the profiles unpack to the same bytes.
+pdstat --inline --pprof t.pb.gz perf.data > /dev/null 2>&1 ||
+	fail "pdstat --inline --pprof"
+DEBUGINFOD_URLS=http://127.0.0.1:9 DEBUGINFOD_CACHE_PATH=$PWD/dcache \
+    pdstat --inline --pprof s.pb.gz perf.data > /dev/null 2>&1 ||
+	fail "pdstat --inline --pprof (debuginfod on)"
+gzip -dc t.pb.gz > t.pb && gzip -dc s.pb.gz > s.pb || fail "gzip -dc"
+grep -q 'inline\.c' t.pb || fail "--pprof: no source file inline.c"
+cmp -s t.pb s.pb || fail "--pprof: the lines on a thread differ from in line"
+
 # pprof: inlined functions as Lines (-traces marks them), lines as Line.line.
 command -v go >/dev/null 2>&1 || {
 	echo "go tool pprof part skipped: no go (make deps)"; exit 0; }
