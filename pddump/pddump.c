@@ -360,7 +360,11 @@ options(int argc, char **argv, struct dumper *d)
 			d->json = 1;
 			break;
 		case 'K':
-			d->sopts.kallsyms = optarg;
+			if (pd_syms_opts_kallsyms(&d->sopts, optarg) < 0) {
+				pd_warnx("--kallsyms: more than %d hosts",
+				    PD_SYMS_KFILES_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
 			break;
 		case 'R':
 			raw = 1;

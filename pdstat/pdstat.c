@@ -269,7 +269,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->json = 1;
 			break;
 		case 'K':
-			o->so.kallsyms = optarg;
+			if (pd_syms_opts_kallsyms(&o->so, optarg) < 0) {
+				pd_warnx("--kallsyms: more than %d hosts",
+				    PD_SYMS_KFILES_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
 			break;
 		case 'I':
 			o->build_ids = 1;
