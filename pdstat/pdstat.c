@@ -39,8 +39,8 @@
 
 
 static const char usage_line[] =
-    "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--folded file] [--diff base [--no-normalize]]\n"
+    "usage: pdstat [-pv] [--json] [--flamegraph file.svg]\n"
+    "              [--kallsyms [host=]file] [--folded file] [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
     "              [--pprof file.pb.gz] [--inline] [--no-debuginfod]\n"
     "              [--no-unwind] [--symfs dir] [--top n] [--sort key,...]\n"
@@ -109,8 +109,10 @@ usage(FILE *f, int status)
 		    "                   callers (with --children, what it "
 		    "calls), branches of\n"
 		    "                   at least 0.5% (or PCT) of the event\n"
-		    "      --kallsyms FILE  kernel symbols for --top from "
-		    "FILE\n"
+		    "      --kallsyms [HOST=]FILE  kernel symbols for --top "
+		    "from FILE; HOST=:\n"
+		    "                   for that host of a merged stream "
+		    "only\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
 		    "      --symfs DIR  the recording host's files under DIR\n"
