@@ -413,6 +413,12 @@ pd_syms_set_event(struct pd_syms *sy, const struct pd_evlist *el,
 	return k;
 }
 
+unsigned
+pd_syms_host(const struct pd_syms *sy)
+{
+	return sy->kh->k;
+}
+
 const char *
 pd_syms_host_name(struct pd_syms *sy, unsigned k)
 {

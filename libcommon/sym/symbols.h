@@ -120,6 +120,9 @@ int	pd_syms_record(struct pd_syms *, const struct pd_evlist *,
 unsigned	 pd_syms_set_event(struct pd_syms *, const struct pd_evlist *,
 		    const struct pd_evsel *);
 
+/* The host the last pd_syms_set_event() set: 0 before any. */
+unsigned	 pd_syms_host(const struct pd_syms *);
+
 /*
  * Host k's name in a merged stream, or NULL for a one-host stream. The
  * string is valid until the next pd_syms_record().
