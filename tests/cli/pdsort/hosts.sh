@@ -10,6 +10,7 @@
 #    the kernel build id hA's MMAP2 gives;
 #  - pdstat --pprof labels each sample with its own host, and each
 #    host's label holds exactly its events' samples (pb.py reads it);
+#    pdstat --gecko names each thread comm@host, tid 0 once per host;
 #  - off-CPU time per host: the merged stream's waits are the two
 #    inputs' waits, stack by stack, to the nanosecond. The hosts record
 #    at once, so each has every switch of the machine with the same
@@ -127,6 +128,19 @@ for h in hA hB; do
 done
 [ "$(awk '$1 != substr($2, index($2, "@") + 1, 2)' pp.txt)" = "" ] ||
 	fail "pprof: samples under another host's label: $(cat pp.txt)"
+
+# gecko: threads named comm@host, each host's idle thread its own.
+pdstat --gecko m.json m.data > /dev/null 2>&1 || fail "pdstat --gecko"
+python3 - m.json <<'EOP' || exit 1
+import json, sys
+th = [(t["name"], t["tid"]) for t in json.load(open(sys.argv[1]))["threads"]]
+host = lambda tid: "hA" if tid < 1 << 22 else "hB"
+bad = [t for t in th if not t[0].endswith("@" + host(t[1]))]
+if bad:
+    sys.exit("FAIL: gecko: threads not named by their host: %s" % bad)
+if not {"dd@hA", "dd@hB"} <= {n for n, _ in th}:
+    sys.exit("FAIL: gecko: no dd thread of each host: %s" % th)
+EOP
 
 # Off-CPU: the merge's waits, stack by stack, are the inputs' waits.
 # The stack's first name, its thread's comm, is left out: a namespaced
