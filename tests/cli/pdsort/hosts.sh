@@ -142,17 +142,21 @@ if not {"dd@hA", "dd@hB"} <= {n for n, _ in th}:
     sys.exit("FAIL: gecko: no dd thread of each host: %s" % th)
 EOP
 
-# Off-CPU: the merge's waits, stack by stack, are the inputs' waits.
-# The stack's first name, its thread's comm, is left out: a namespaced
-# recording's sched_switch pids are the machine's, not its threads', so
-# a thread of another namespace is named ":pid" or by a later comm,
-# which differs as the merge interleaves the hosts' records.
-fold() {	# FILE...: each stack's nanoseconds, summed over FILEs
+# Off-CPU: the merge's waits, by kernel stack, are the inputs' waits.
+# Only the kernel frames count: a namespace sees the other's processes
+# as pid 0 (their COMMs and MMAPs too), which the merge keeps 0 for
+# both hosts, so their comms and user frames are named from either.
+fold() {	# FILE...: each kernel stack's nanoseconds, over FILEs
 	for f in "$@"; do
 		pddump --folded=offcpu "$f" 2> err.txt ||
 			fail "pddump --folded=offcpu $f: $(cat err.txt)"
-	done | awk '{ v = $NF; $NF = ""; sub(/^[^;]*;/, ""); s[$0] += v }
-	    END { for (k in s) print k s[k] }' | sort
+	done | awk '{ v = $NF; k = ""
+		n = split($1, fr, ";")
+		for (i = 1; i <= n; i++)
+			if (fr[i] ~ /_\[k\]$/)
+				k = k ";" fr[i]
+		s[k] += v }
+	    END { for (k in s) print k, s[k] }' | sort
 }
 fold hA.data hB.data > want.off
 fold m.data > got.off
