@@ -40,7 +40,8 @@
 
 static const char usage_line[] =
     "usage: pdstat [-pv] [--json] [--flamegraph file.svg]\n"
-    "              [--kallsyms [host=]file] [--folded file] [--diff base [--no-normalize]]\n"
+    "              [--kallsyms [host=]file] [--folded file]\n"
+    "              [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
     "              [--pprof file.pb.gz] [--inline] [--no-debuginfod]\n"
     "              [--no-unwind] [--symfs dir] [--top n] [--sort key,...]\n"
