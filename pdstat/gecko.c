@@ -391,7 +391,6 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	const char *comm, *hn;
 	char cbuf[16], hbuf[160];
 	uint32_t t, lf, prefix1 = 0, ls = 0, key;
-	unsigned host;
 	size_t i;
 	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
 	int isnew;
@@ -414,16 +413,14 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	 * A merged stream's hosts: each its own idle thread (tid 0 of
 	 * host k as the merge would number it), and names "comm@host".
 	 */
-	host = pd_syms_host(sy);
-	hn = pd_syms_host_name(sy, host);
-	key = s->tid == 0 ? host * PD_HOSTS_PID_STEP : s->tid;
+	key = s->tid != 0 ? s->tid : pd_syms_host(sy) * PD_HOSTS_PID_STEP;
 	if (thread_of(g, key, &t, &isnew) < 0)
 		return -1;
 	/* Threads name themselves after they start: the latest comm. */
 	if (comm != g->threads[t].commp) {
 		const char *name = comm;
 
-		if (hn != NULL) {
+		if ((hn = pd_syms_host_name(sy, pd_syms_host(sy))) != NULL) {
 			snprintf(hbuf, sizeof(hbuf), "%s@%s", comm, hn);
 			name = hbuf;
 		}
