@@ -411,9 +411,14 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	}
 	/*
 	 * A merged stream's hosts: each its own idle thread (tid 0 of
-	 * host k as the merge would number it), and names "comm@host".
+	 * host k as the merge would number it) and thread -1 (-1 - k,
+	 * above any merged tid), and names "comm@host".
 	 */
-	key = s->tid != 0 ? s->tid : pd_syms_host(sy) * PD_HOSTS_PID_STEP;
+	key = s->tid;
+	if (s->tid == 0)
+		key = pd_syms_host(sy) * PD_HOSTS_PID_STEP;
+	else if (s->tid == UINT32_MAX)
+		key = UINT32_MAX - pd_syms_host(sy);
 	if (thread_of(g, key, &t, &isnew) < 0)
 		return -1;
 	/* Threads name themselves after they start: the latest comm. */
@@ -430,7 +435,8 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		g->threads[t].commp = comm == cbuf ? NULL : comm;
 	}
 	if (isnew)
-		g->threads[t].pid = s->tid == 0 ? key : s->pid;
+		g->threads[t].pid = s->tid == 0 || s->tid == UINT32_MAX ?
+		    key : s->pid;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	if (g->view == -1 && (g->view = pd_syms_view_new(sy)) < 0)

@@ -10,7 +10,8 @@
 #    the kernel build id hA's MMAP2 gives;
 #  - pdstat --pprof labels each sample with its own host, and each
 #    host's label holds exactly its events' samples (pb.py reads it);
-#    pdstat --gecko names each thread comm@host, tid 0 once per host;
+#    pdstat --gecko names each thread comm@host, tid 0 (and -1) once
+#    per host;
 #  - off-CPU time per host: the merged stream's waits are the two
 #    inputs' waits, stack by stack, to the nanosecond. The hosts record
 #    at once, so each has every switch of the machine with the same
@@ -134,7 +135,8 @@ pdstat --gecko m.json m.data > /dev/null 2>&1 || fail "pdstat --gecko"
 python3 - m.json <<'EOP' || exit 1
 import json, sys
 th = [(t["name"], t["tid"]) for t in json.load(open(sys.argv[1]))["threads"]]
-host = lambda tid: "hA" if tid < 1 << 22 else "hB"
+# tid -1 of host k is -1 - k
+host = lambda tid: "hA" if tid < 1 << 22 or tid == (1 << 32) - 1 else "hB"
 bad = [t for t in th if not t[0].endswith("@" + host(t[1]))]
 if bad:
     sys.exit("FAIL: gecko: threads not named by their host: %s" % bad)
