@@ -29,7 +29,7 @@
 
 static const char usage_line[] =
     "usage: pddump [-svx] [--json] [--folded[=period|offcpu]] [--inline]\n"
-    "              [--kallsyms file] [--no-debuginfod] [--no-inline]\n"
+    "              [--kallsyms [host=]file] [--no-debuginfod] [--no-inline]\n"
     "              [--no-unwind] [--offcpu-min time] [--raw] [--srcline]\n"
     "              [--symfs dir] [-t types] [--unwind] [file ...]\n";
 
@@ -56,8 +56,10 @@ usage(FILE *f, int status)
 		    "callchain, not only\n"
 		    "                    unwound ones; --folded: at all)\n"
 		    "  -j, --json        one JSON object per record and line\n"
-		    "      --kallsyms FILE  kernel symbols from FILE "
-		    "(with -s)\n"
+		    "      --kallsyms [HOST=]FILE  kernel symbols from FILE "
+		    "(with -s); HOST=:\n"
+		    "                    for that host of a merged stream "
+		    "only\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
 		    "      --no-inline   no inlined frames (-s shows them in "
@@ -360,7 +362,11 @@ options(int argc, char **argv, struct dumper *d)
 			d->json = 1;
 			break;
 		case 'K':
-			d->sopts.kallsyms = optarg;
+			if (pd_syms_opts_kallsyms(&d->sopts, optarg) < 0) {
+				pd_warnx("--kallsyms: more than %d hosts",
+				    PD_SYMS_KFILES_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
 			break;
 		case 'R':
 			raw = 1;

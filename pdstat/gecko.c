@@ -27,6 +27,7 @@
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
+#include "libcommon/sym/hosts.h"
 #include "libcommon/sym/symbols.h"
 #include "pdstat/tab.h"
 
@@ -387,9 +388,9 @@ int
 gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
-	const char *comm;
-	char cbuf[16];
-	uint32_t t, lf, prefix1 = 0, ls = 0;
+	const char *comm, *hn;
+	char cbuf[16], hbuf[160];
+	uint32_t t, lf, prefix1 = 0, ls = 0, key;
 	size_t i;
 	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
 	int isnew;
@@ -408,17 +409,34 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		    ":%" PRId32, (int32_t)s->tid);
 		comm = cbuf;
 	}
-	if (thread_of(g, s->tid, &t, &isnew) < 0)
+	/*
+	 * A merged stream's hosts: each its own idle thread (tid 0 of
+	 * host k as the merge would number it) and thread -1 (-1 - k,
+	 * above any merged tid), and names "comm@host".
+	 */
+	key = s->tid;
+	if (s->tid == 0)
+		key = pd_syms_host(sy) * PD_HOSTS_PID_STEP;
+	else if (s->tid == UINT32_MAX)
+		key = UINT32_MAX - pd_syms_host(sy);
+	if (thread_of(g, key, &t, &isnew) < 0)
 		return -1;
 	/* Threads name themselves after they start: the latest comm. */
 	if (comm != g->threads[t].commp) {
-		if (tab_str(&g->strs, comm, strlen(comm),
+		const char *name = comm;
+
+		if ((hn = pd_syms_host_name(sy, pd_syms_host(sy))) != NULL) {
+			snprintf(hbuf, sizeof(hbuf), "%s@%s", comm, hn);
+			name = hbuf;
+		}
+		if (tab_str(&g->strs, name, strlen(name),
 		    &g->threads[t].comm) < 0)
 			return -1;
 		g->threads[t].commp = comm == cbuf ? NULL : comm;
 	}
 	if (isnew)
-		g->threads[t].pid = s->pid;
+		g->threads[t].pid = s->tid == 0 || s->tid == UINT32_MAX ?
+		    key : s->pid;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	if (g->view == -1 && (g->view = pd_syms_view_new(sy)) < 0)

@@ -39,8 +39,9 @@
 
 
 static const char usage_line[] =
-    "usage: pdstat [-pv] [--json] [--flamegraph file.svg] [--kallsyms file]\n"
-    "              [--folded file] [--diff base [--no-normalize]]\n"
+    "usage: pdstat [-pv] [--json] [--flamegraph file.svg]\n"
+    "              [--kallsyms [host=]file] [--folded file]\n"
+    "              [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
     "              [--pprof file.pb.gz] [--inline] [--no-debuginfod]\n"
     "              [--no-unwind] [--symfs dir] [--top n] [--sort key,...]\n"
@@ -109,8 +110,10 @@ usage(FILE *f, int status)
 		    "                   callers (with --children, what it "
 		    "calls), branches of\n"
 		    "                   at least 0.5% (or PCT) of the event\n"
-		    "      --kallsyms FILE  kernel symbols for --top from "
-		    "FILE\n"
+		    "      --kallsyms [HOST=]FILE  kernel symbols for --top "
+		    "from FILE; HOST=:\n"
+		    "                   for that host of a merged stream "
+		    "only\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
 		    "      --symfs DIR  the recording host's files under DIR\n"
@@ -269,7 +272,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->json = 1;
 			break;
 		case 'K':
-			o->so.kallsyms = optarg;
+			if (pd_syms_opts_kallsyms(&o->so, optarg) < 0) {
+				pd_warnx("--kallsyms: more than %d hosts",
+				    PD_SYMS_KFILES_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
 			break;
 		case 'I':
 			o->build_ids = 1;

@@ -169,6 +169,7 @@ struct pprof {
 	int		 has_cd;
 	uint64_t	 unknown;
 	uint32_t	 host;		/* the input's, strings */
+	uint32_t	 last_host;	/* last_idx's own in a merge, or 0 */
 	struct pd_header_info hi;
 	uint32_t	 k_pid, k_tid, k_cpu, k_comm, k_host;
 	uint32_t	 ids[MAX_FRAMES];
@@ -781,7 +782,7 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
 	struct lset key;
-	const char *comm;
+	const char *comm, *hn;
 	char cbuf[16];
 	uint32_t ls;
 	size_t i;
@@ -791,6 +792,11 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 		if (event_of(pp, ev, &pp->last_ev) < 0)
 			return -1;
 		pp->last_idx = ev->idx;
+		/* A merged stream's sample is of its event's host. */
+		if ((hn = pd_syms_host_name(sy, pd_syms_host(sy))) == NULL)
+			pp->last_host = 0;
+		else if (str(pp, hn, &pp->last_host) < 0)
+			return -1;
 	}
 	key.ev = pp->last_ev;
 	if (s->type & PERF_SAMPLE_TIME) {
@@ -802,7 +808,7 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	key.pid = s->type & PERF_SAMPLE_TID ? s->pid : NONE;
 	key.tid = s->type & PERF_SAMPLE_TID ? s->tid : NONE;
 	key.cpu = s->type & PERF_SAMPLE_CPU ? s->cpu : NONE;
-	key.host = pp->host;
+	key.host = pp->last_host != 0 ? pp->last_host : pp->host;
 	/*
 	 * The comm the folded stacks begin with, by their rules; the
 	 * pd_syms' strings stay put, so their addresses find their ids.

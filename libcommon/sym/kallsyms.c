@@ -51,8 +51,81 @@ pd_kallsyms_host(struct pd_syms *sy)
 	return sy->host - 2;
 }
 
+/*
+ * The name and kernel release of kh's host: the stream's (one host),
+ * or a merged host's name and the OSRELEASE that followed its HOSTNAME
+ * (the merge passes each input's features on, in the inputs' order).
+ * 1 when both are known.
+ */
+static int
+host_names(const struct pd_syms *sy, const struct khost *kh,
+    const char **name, const char **rel)
+{
+	const char *kname = khost_name(sy, kh);
+	size_t i;
+
+	if (kname == NULL) {
+		*name = sy->hi.hostname;
+		*rel = sy->hi.osrelease;
+		return names_host(sy);
+	}
+	for (i = 0; i < sy->nrels; i++)
+		if (strcmp(sy->rels[i].host, kname) == 0) {
+			*name = kname;
+			*rel = sy->rels[i].release;
+			return 1;
+		}
+	return 0;
+}
+
+/* The host rule for kh's host: 1 this host, 0 not, -1 cannot tell. */
+static int
+khost_here(struct pd_syms *sy, struct khost *kh)
+{
+	struct utsname u;
+	const char *name, *rel;
+
+	if (khost_name(sy, kh) == NULL)
+		return pd_kallsyms_host(sy);
+	if (kh->host != 0)
+		return kh->host - 2;
+	if (!host_names(sy, kh, &name, &rel) || uname(&u) < 0)
+		kh->host = 1;
+	else
+		kh->host = strcmp(u.release, rel) == 0 &&
+		    strcmp(u.nodename, name) == 0 ? 3 : 2;
+	return kh->host - 2;
+}
+
+/*
+ * The kallsyms file the user named for kh's host: --kallsyms HOST=FILE
+ * for its name (a one-host stream's: the HOSTNAME it gives), else a
+ * plain --kallsyms FILE for a one-host stream or a merge's first host;
+ * NULL when none.
+ */
+static const char *
+khost_file(const struct pd_syms *sy, const struct khost *kh)
+{
+	const char *name = khost_name(sy, kh), *eq;
+	size_t i;
+
+	if (name == NULL && sy->kallsyms_path != NULL)
+		return sy->kallsyms_path;
+	if (name == NULL)
+		name = sy->hi.seen & 1U << PD_FEAT_HOSTNAME ? sy->hi.hostname :
+		    NULL;
+	for (i = 0; name != NULL && i < sy->nkfiles; i++) {
+		eq = strchr(sy->kfiles[i], '=');
+		if ((size_t)(eq - sy->kfiles[i]) == strlen(name) &&
+		    memcmp(sy->kfiles[i], name, eq - sy->kfiles[i]) == 0)
+			return eq + 1;
+	}
+	return kh->k == 0 ? sy->kallsyms_path : NULL;
+}
+
 struct kparse {
 	struct pd_symtab_builder b;
+	const char	*kref;		/* the reference symbol's name */
 	uint64_t	 ref;		/* the reference symbol's address */
 	int		 has_ref;
 	size_t		 n, nonzero;
@@ -126,7 +199,7 @@ hex_addr(char *p, size_t len, uint64_t *a)
  * of memory.
  */
 static int
-parse_line(struct pd_syms *sy, char *line, size_t llen, struct kparse *kp)
+parse_line(char *line, size_t llen, struct kparse *kp)
 {
 	char *p, *end, *name, *mod;
 	uint64_t a;
@@ -142,8 +215,8 @@ parse_line(struct pd_syms *sy, char *line, size_t llen, struct kparse *kp)
 	name = p + 2;
 	len = strlen(name);
 	mod = memchr(name, '\t', len);
-	if (kp->has_ref == 0 && sy->kref[0] != '\0' && mod == NULL &&
-	    strcmp(name, sy->kref) == 0) {
+	if (kp->has_ref == 0 && kp->kref[0] != '\0' && mod == NULL &&
+	    strcmp(name, kp->kref) == 0) {
 		kp->ref = a;
 		kp->has_ref = 1;
 	}
@@ -164,7 +237,7 @@ parse_line(struct pd_syms *sy, char *line, size_t llen, struct kparse *kp)
  * be read or out of memory.
  */
 static int
-parse(struct pd_syms *sy, int fd, struct kparse *kp)
+parse(int fd, struct kparse *kp)
 {
 	size_t cap = 1 << 18, have = 0, used;
 	char *buf, *p, *nl, *nb;
@@ -193,7 +266,7 @@ parse(struct pd_syms *sy, int fd, struct kparse *kp)
 			/* The last line, without its newline. */
 			if (have > 0) {
 				buf[have] = '\0';
-				r = parse_line(sy, buf, have, kp);
+				r = parse_line(buf, have, kp);
 			}
 			break;
 		}
@@ -201,7 +274,7 @@ parse(struct pd_syms *sy, int fd, struct kparse *kp)
 		for (p = buf; (nl = memchr(p, '\n', buf + have - p)) != NULL;
 		    p = nl + 1) {
 			*nl = '\0';
-			if (parse_line(sy, p, nl - p, kp) < 0) {
+			if (parse_line(p, nl - p, kp) < 0) {
 				r = -1;
 				goto out;
 			}
@@ -216,14 +289,14 @@ out:
 }
 
 /*
- * Loads a kallsyms file into sy->ksyms: 1; 0 when it cannot be used
+ * Loads a kallsyms file into kh->ksyms: 1; 0 when it cannot be used
  * (*why says why); -2 when its reference symbol is not where the
  * stream's kernel map has it (*ref: where it is) and `relocate` is 0:
  * this machine's kernel of another boot. A file of another boot or host
  * is moved by that difference, as perf does for KASLR.
  */
 static int
-load_file(struct pd_syms *sy, const char *file, int relocate,
+load_file(struct khost *kh, const char *file, int relocate,
     const char **why, uint64_t *ref)
 {
 	struct kparse kp;
@@ -236,60 +309,78 @@ load_file(struct pd_syms *sy, const char *file, int relocate,
 		return 0;
 	}
 	memset(&kp, 0, sizeof(kp));
-	if (parse(sy, fd, &kp) < 0) {
+	kp.kref = kh->kref;
+	if (parse(fd, &kp) < 0) {
 		close(fd);
 		pd_symtab_builder_free(&kp.b);
 		*why = "cannot read it";
 		return 0;
 	}
 	close(fd);
-	if (pd_symtab_finish(&kp.b, &sy->ksyms, 1) < 0) {
+	if (pd_symtab_finish(&kp.b, &kh->ksyms, 1) < 0) {
 		*why = "out of memory";
 		return 0;
 	}
 	if (kp.nonzero == 0) {
-		pd_symtab_free(&sy->ksyms);
+		pd_symtab_free(&kh->ksyms);
 		*why = kp.n == 0 ? "no symbols" : "its addresses are hidden "
 		    "(kernel.kptr_restrict; run as root)";
 		return 0;
 	}
-	if (kp.has_ref && sy->kref_addr != kp.ref) {
+	if (kp.has_ref && kh->kref_addr != kp.ref) {
 		if (!relocate) {
 			/* This host, yet another boot: never wrong names. */
-			pd_symtab_free(&sy->ksyms);
+			pd_symtab_free(&kh->ksyms);
 			*ref = kp.ref;
 			return -2;
 		}
-		delta = (int64_t)(sy->kref_addr - kp.ref);
-		for (i = 0; i < sy->ksyms.n; i++) {
-			sy->ksyms.syms[i].start += delta;
-			sy->ksyms.syms[i].end += delta;
+		delta = (int64_t)(kh->kref_addr - kp.ref);
+		for (i = 0; i < kh->ksyms.n; i++) {
+			kh->ksyms.syms[i].start += delta;
+			kh->ksyms.syms[i].end += delta;
 		}
 	}
 	return 1;
 }
 
-static void
-note_boot(struct pd_syms *sy, const char *file, uint64_t ref)
+/* "host NAME: " before a merged host's notes, else "". */
+static const char *
+who(const struct pd_syms *sy, const struct khost *kh, char *buf, size_t len)
 {
-	pd_syms_note(sy, "kernel symbols are not shown: the stream's kernel "
-	    "map (%s at 0x%" PRIx64 ") does not match %s (0x%" PRIx64 "); "
-	    "see --kallsyms", sy->kref, sy->kref_addr, file, ref);
+	const char *name = khost_name(sy, kh);
+
+	if (name == NULL)
+		return "";
+	snprintf(buf, len, "host %s: ", name);
+	return buf;
+}
+
+static void
+note_boot(struct pd_syms *sy, struct khost *kh, const char *file,
+    uint64_t ref)
+{
+	char w[160];
+
+	pd_syms_note(sy, "%skernel symbols are not shown: the stream's "
+	    "kernel map (%s at 0x%" PRIx64 ") does not match %s (0x%" PRIx64
+	    "); see --kallsyms", who(sy, kh, w, sizeof(w)), kh->kref,
+	    kh->kref_addr, file, ref);
 }
 
 /* A file the user gave, or this host's by the host rule: said if not. */
 static int
-take(struct pd_syms *sy, const char *file, int relocate)
+take(struct pd_syms *sy, struct khost *kh, const char *file, int relocate)
 {
 	const char *why;
 	uint64_t ref;
+	char w[160];
 	int r;
 
-	if ((r = load_file(sy, file, relocate, &why, &ref)) == 0)
-		pd_syms_note(sy, "%s: %s; kernel symbols are not shown", file,
-		    why);
+	if ((r = load_file(kh, file, relocate, &why, &ref)) == 0)
+		pd_syms_note(sy, "%s%s: %s; kernel symbols are not shown",
+		    who(sy, kh, w, sizeof(w)), file, why);
 	else if (r == -2)
-		note_boot(sy, file, ref);
+		note_boot(sy, kh, file, ref);
 	return r == 1;
 }
 
@@ -320,7 +411,7 @@ host_bid(unsigned char id[20])
  * machine's kallsyms of another kernel.
  */
 static int
-load_by_bid(struct pd_syms *sy)
+load_by_bid(struct pd_syms *sy, struct khost *kh)
 {
 	unsigned char hid[20];
 	char want[41], have[41], *p;
@@ -328,12 +419,13 @@ load_by_bid(struct pd_syms *sy)
 	uint64_t ref = 0;
 	size_t hlen, i;
 	int r, boot = 0;
+	char w[160];
 
-	pd_bid_hex(want, sy->kbid, sy->kbidlen);
+	pd_bid_hex(want, kh->kbid, kh->kbidlen);
 	hlen = host_bid(hid);
 	pd_bid_hex(have, hid, hlen);
-	if (hlen == sy->kbidlen && memcmp(hid, sy->kbid, hlen) == 0) {
-		r = load_file(sy, "/proc/kallsyms", 0, &why, &ref);
+	if (hlen == kh->kbidlen && memcmp(hid, kh->kbid, hlen) == 0) {
+		r = load_file(kh, "/proc/kallsyms", 0, &why, &ref);
 		if (sy->verbose)
 			pd_syms_note(sy, "[kernel.kallsyms]: /proc/kallsyms: %s",
 			    r == 1 ? "used" : r == 0 ? why : "another boot");
@@ -347,7 +439,7 @@ load_by_bid(struct pd_syms *sy)
 		    sy->bid_dir, want, want + 2) : asprintf(&p,
 		    "%s/[kernel.kallsyms]/%s/kallsyms", sy->bid_dir, want)) < 0)
 			return 0;
-		r = load_file(sy, p, 1, &why, &ref);
+		r = load_file(kh, p, 1, &why, &ref);
 		if (sy->verbose)
 			pd_syms_note(sy, "[kernel.kallsyms]: %s: %s", p,
 			    r == 1 ? "used" : why);
@@ -356,20 +448,22 @@ load_by_bid(struct pd_syms *sy)
 			return 1;
 	}
 	if (boot)
-		note_boot(sy, "/proc/kallsyms", ref);
+		note_boot(sy, kh, "/proc/kallsyms", ref);
 	else if (hwhy != NULL)
-		pd_syms_note(sy, "/proc/kallsyms: %s; kernel symbols are not "
-		    "shown", hwhy);
+		pd_syms_note(sy, "%s/proc/kallsyms: %s; kernel symbols are "
+		    "not shown", who(sy, kh, w, sizeof(w)), hwhy);
 	else {
 		/* Where the stream says it was recorded: the user's first
 		 * question when the kernel is not named. */
-		int named = names_host(sy);
+		const char *rel = NULL, *hn = NULL;
+		int named = host_names(sy, kh, &hn, &rel);
 
-		pd_syms_note(sy, "kernel symbols are not shown: no kallsyms "
+		pd_syms_note(sy, "%skernel symbols are not shown: no kallsyms "
 		    "of the stream's kernel, build id %s (%s%s%s%sthis "
-		    "machine's: %s; %s%s); see --kallsyms", want,
-		    named ? sy->hi.osrelease : "", named ? " on host " : "",
-		    named ? sy->hi.hostname : "", named ? "; " : "",
+		    "machine's: %s; %s%s); see --kallsyms",
+		    who(sy, kh, w, sizeof(w)), want,
+		    named ? rel : "", named ? " on host " : "",
+		    named ? hn : "", named ? "; " : "",
 		    hlen > 0 ? have : "unknown",
 		    sy->bid_dir != NULL ? "not in the build-id cache " :
 		    "no build-id cache: $PERF_BUILDID_DIR or ~/.debug",
@@ -404,60 +498,63 @@ symfs_kallsyms(struct pd_syms *sy)
  * host and boot (the host rule).
  */
 int
-pd_kallsyms_load(struct pd_syms *sy)
+pd_kallsyms_load(struct pd_syms *sy, struct khost *kh)
 {
-	char *p;
+	const char *file, *name, *rel;
+	char *p, w[160];
 	int h, r;
 
-	if (sy->ktried != 0)
-		return sy->ktried > 0;
-	sy->ktried = -1;
-	if (sy->kallsyms_path != NULL)
-		r = take(sy, sy->kallsyms_path, 1);
+	if (kh->ktried != 0)
+		return kh->ktried > 0;
+	kh->ktried = -1;
+	if ((file = khost_file(sy, kh)) != NULL)
+		r = take(sy, kh, file, 1);
 	else if ((p = symfs_kallsyms(sy)) != NULL) {
-		r = take(sy, p, 1);
+		r = take(sy, kh, p, 1);
 		free(p);
-	} else if (sy->kbidlen > 0)
-		r = load_by_bid(sy);
-	else if ((h = pd_kallsyms_host(sy)) != 1) {
-		if (h == 0)
-			pd_syms_note(sy, "kernel symbols are not shown: "
+	} else if (kh->kbidlen > 0)
+		r = load_by_bid(sy, kh);
+	else if ((h = khost_here(sy, kh)) != 1) {
+		if (h == 0) {
+			(void)host_names(sy, kh, &name, &rel);
+			pd_syms_note(sy, "%skernel symbols are not shown: "
 			    "the stream is from %s (%s), not this host; "
-			    "see --kallsyms", sy->hi.hostname,
-			    sy->hi.osrelease);
-		else
-			pd_syms_note(sy, "kernel symbols are not shown: "
+			    "see --kallsyms", who(sy, kh, w, sizeof(w)), name,
+			    rel);
+		} else
+			pd_syms_note(sy, "%skernel symbols are not shown: "
 			    "the stream does not name its host; "
-			    "see --kallsyms");
+			    "see --kallsyms", who(sy, kh, w, sizeof(w)));
 		r = 0;
 	} else
-		r = sy->kbid_host = take(sy, "/proc/kallsyms", 0);
+		r = kh->kbid_host = take(sy, kh, "/proc/kallsyms", 0);
 	if (r)
-		sy->ktried = 1;
+		kh->ktried = 1;
 	return r;
 }
 
 void
-pd_kallsyms_bid(struct pd_syms *sy, const unsigned char *bid, size_t len)
+pd_kallsyms_bid(struct pd_syms *sy, struct khost *kh,
+    const unsigned char *bid, size_t len)
 {
 	unsigned char hid[20];
-	char want[41], have[41];
+	char want[41], have[41], w[160];
 	size_t hlen;
 
-	if (len == 0 || sy->kbidlen != 0)
+	if (len == 0 || kh->kbidlen != 0)
 		return;
-	sy->kbidlen = len > 20 ? 20 : len;
-	memcpy(sy->kbid, bid, sy->kbidlen);
+	kh->kbidlen = len > 20 ? 20 : len;
+	memcpy(kh->kbid, bid, kh->kbidlen);
 	/* A perf pipe stream gives it at its end: check the guess made. */
-	if (!sy->kbid_host || sy->ktried <= 0)
+	if (!kh->kbid_host || kh->ktried <= 0)
 		return;
 	hlen = host_bid(hid);
-	if (hlen == sy->kbidlen && memcmp(hid, sy->kbid, hlen) == 0)
+	if (hlen == kh->kbidlen && memcmp(hid, kh->kbid, hlen) == 0)
 		return;
-	pd_bid_hex(want, sy->kbid, sy->kbidlen);
+	pd_bid_hex(want, kh->kbid, kh->kbidlen);
 	pd_bid_hex(have, hid, hlen);
-	pd_syms_note(sy, "[kernel.kallsyms]: build id %s, given after its "
+	pd_syms_note(sy, "%s[kernel.kallsyms]: build id %s, given after its "
 	    "samples, is not this machine's kernel (%s); the kernel names "
-	    "shown from /proc/kallsyms may be wrong", want,
-	    hlen > 0 ? have : "unknown");
+	    "shown from /proc/kallsyms may be wrong", who(sy, kh, w, sizeof(w)),
+	    want, hlen > 0 ? have : "unknown");
 }

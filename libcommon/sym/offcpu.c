@@ -17,6 +17,7 @@
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/tracefmt.h"
 #include "libcommon/sym/fold.h"
+#include "libcommon/sym/hosts.h"
 #include "libcommon/sym/stacks.h"
 
 /*
@@ -49,8 +50,12 @@ struct pd_offcpu {
 	size_t			 nek;
 	struct thr		*t;
 	size_t			 tcap, tn;	/* tcap: a power of two */
-	uint64_t		*cpu_last;	/* each CPU's last switch */
-	size_t			 ncpu;
+	struct hostcpu {
+		uint64_t	*last;		/* each CPU's last switch */
+		size_t		 n;
+	}			*hc;		/* by host (hosts.h) */
+	size_t			 nhc;
+	struct pd_hosts		 hosts;
 	uint64_t		 seen, waits, bad;
 	const char		*why;
 };
@@ -80,9 +85,12 @@ forget(struct pd_offcpu *oc)
 	free(oc->ek);
 	oc->ek = NULL;
 	oc->nek = 0;
-	free(oc->cpu_last);
-	oc->cpu_last = NULL;
-	oc->ncpu = 0;
+	for (i = 0; i < oc->nhc; i++)
+		free(oc->hc[i].last);
+	free(oc->hc);
+	oc->hc = NULL;
+	oc->nhc = 0;
+	pd_hosts_free(&oc->hosts);
 }
 
 void
@@ -276,25 +284,38 @@ charge(struct pd_offcpu *oc, struct thr *t, uint64_t in)
  * Where a CPU's switch was last seen, for a switch-in the stream lacks;
  * UINT64_MAX when none or no CPU. 0, or -1 when out of memory.
  */
+/* The last switch on the sample's CPU of host k, and this one noted. */
 static int
-cpu_switch(struct pd_offcpu *oc, const struct pd_sample *s, uint64_t *last)
+cpu_switch(struct pd_offcpu *oc, unsigned k, const struct pd_sample *s,
+    uint64_t *last)
 {
+	struct hostcpu *h;
+
 	*last = UINT64_MAX;
 	if (!(s->type & PERF_SAMPLE_CPU) || s->cpu >= 65536)
 		return 0;
-	if (s->cpu >= oc->ncpu) {
+	if (k >= oc->nhc) {
+		h = realloc(oc->hc, (k + 1) * sizeof(*h));
+		if (h == NULL)
+			return -1;
+		memset(h + oc->nhc, 0, (k + 1 - oc->nhc) * sizeof(*h));
+		oc->hc = h;
+		oc->nhc = k + 1;
+	}
+	h = &oc->hc[k];
+	if (s->cpu >= h->n) {
 		size_t n = s->cpu + 64, i;
-		uint64_t *p = realloc(oc->cpu_last, n * sizeof(*p));
+		uint64_t *p = realloc(h->last, n * sizeof(*p));
 
 		if (p == NULL)
 			return -1;
-		for (i = oc->ncpu; i < n; i++)
+		for (i = h->n; i < n; i++)
 			p[i] = UINT64_MAX;
-		oc->cpu_last = p;
-		oc->ncpu = n;
+		h->last = p;
+		h->n = n;
 	}
-	*last = oc->cpu_last[s->cpu];
-	oc->cpu_last[s->cpu] = s->time;
+	*last = h->last[s->cpu];
+	h->last[s->cpu] = s->time;
 	return 0;
 }
 
@@ -355,6 +376,8 @@ pd_offcpu_sample(struct pd_offcpu *oc, struct pd_syms *sy,
 	const uint32_t *ids;
 	struct thr *t;
 	uint64_t prev, state = 0, next, cpu_last;
+	uint32_t base;
+	unsigned host;
 	size_t nids;
 	int be, r;
 
@@ -384,14 +407,20 @@ pd_offcpu_sample(struct pd_offcpu *oc, struct pd_syms *sy,
 	    (k->prev_state != NULL && field(k->prev_state, s, be,
 	    &state) < 0))
 		return bad(oc, "sched_switch without prev_pid or next_pid");
-	if (cpu_switch(oc, s, &cpu_last) < 0)
+	/*
+	 * A merge of several hosts: each its own CPUs, and its own pids in
+	 * the fields, which the merge moved in the samples only.
+	 */
+	host = pd_hosts_event(&oc->hosts, oc->el, ev);
+	base = host * PD_HOSTS_PID_STEP;
+	if (cpu_switch(oc, host, s, &cpu_last) < 0)
 		return -1;
 	/* The idle task (0) is never waiting. */
-	if ((uint32_t)prev != 0 && switch_out(oc, sy, prev, state, cpu_last,
-	    s, fr, n) < 0)
+	if ((uint32_t)prev != 0 && switch_out(oc, sy, (uint32_t)prev + base,
+	    state, cpu_last, s, fr, n) < 0)
 		return -1;
-	if ((uint32_t)next == 0 || (t = thread(oc, next, 0)) == NULL ||
-	    !t->pending)
+	if ((uint32_t)next == 0 || (t = thread(oc, (uint32_t)next + base,
+	    0)) == NULL || !t->pending)
 		return 1;
 	return charge(oc, t, s->time) < 0 ? -1 : 1;
 }

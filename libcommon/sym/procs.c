@@ -230,7 +230,10 @@ pd_syms_procs_free(struct pd_syms *sy)
 		if (sy->procs[i].used)
 			proc_clear(sy, &sy->procs[i]);
 	free(sy->procs);
-	proc_clear(sy, &sy->kern);
+	for (i = 0; i < sy->nkv; i++)
+		proc_clear(sy, &sy->kv[i]->kern);
+	if (sy->nkv == 0)
+		proc_clear(sy, &sy->k0.kern);
 	free(sy->threads);
 	while (sy->laters != NULL) {
 		struct pd_syms_later *l = sy->laters;
@@ -518,7 +521,7 @@ int
 pd_syms_find_map(struct pd_syms *sy, uint32_t pid, int kernel,
     uint64_t addr, const struct pd_map **m, struct dso **dso)
 {
-	struct proc *p = kernel ? &sy->kern : pd_syms_proc(sy, pid, 0);
+	struct proc *p = kernel ? &sy->kh->kern : pd_syms_proc(sy, pid, 0);
 	size_t k;
 
 	if (p == NULL)
@@ -595,7 +598,8 @@ do_fork(struct pd_syms *sy, const struct pd_rec *rec)
 
 
 static int
-do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
+do_mmap(struct pd_syms *sy, const struct pd_evlist *el,
+    const struct pd_rec *rec)
 {
 	struct pd_record_mmap m1;
 	struct pd_record_mmap2 m2;
@@ -646,14 +650,19 @@ do_mmap(struct pd_syms *sy, const struct pd_rec *rec)
 		return 0;	/* guests are not resolved */
 	kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	if (kernel) {
-		p = &sy->kern;
+		struct khost *kh;
+
+		/* Its host's kernel: a merged stream has several. */
+		if ((kh = pd_syms_rec_khost(sy, el, rec)) == NULL)
+			return -1;
+		p = &kh->kern;
 		if (is_kernel_mmap(path)) {
 			const char *ref = strchr(path, ']');
 
-			snprintf(sy->kref, sizeof(sy->kref), "%s",
+			snprintf(kh->kref, sizeof(kh->kref), "%s",
 			    ref != NULL ? ref + 1 : "");
-			sy->kref_addr = m.pgoff;
-			pd_kallsyms_bid(sy, id.bid, id.bidlen);
+			kh->kref_addr = m.pgoff;
+			pd_kallsyms_bid(sy, kh, id.bid, id.bidlen);
 		}
 	} else if ((p = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;
@@ -684,9 +693,39 @@ do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 			idlen--;
 	if (b.filename_len == 17 &&
 	    memcmp(b.filename, "[kernel.kallsyms]", 17) == 0)
-		pd_kallsyms_bid(sy, b.build_id, idlen);
+		/* Which host's a merge's is, it does not say: the first. */
+		pd_kallsyms_bid(sy, &sy->k0, b.build_id, idlen);
 	return pd_syms_bid_add(sy, b.filename, b.filename_len, b.build_id,
 	    idlen);
+}
+
+/*
+ * The header's facts; and each OSRELEASE with the HOSTNAME before it,
+ * as a merge gives every input's (the host rule of each host).
+ */
+static int
+header_feature(struct pd_syms *sy, const struct pd_rec *rec)
+{
+	struct hostrel *nr;
+	size_t i;
+
+	if (pd_header_info_update(&sy->hi, rec) < 0)
+		return -1;
+	if (pd_feat_id(rec) != PD_FEAT_OSRELEASE ||
+	    !(sy->hi.seen & 1U << PD_FEAT_HOSTNAME))
+		return 0;
+	for (i = 0; i < sy->nrels; i++)
+		if (strcmp(sy->rels[i].host, sy->hi.hostname) == 0)
+			return 0;
+	if (sy->nrels >= PD_SYMS_KHOSTS_MAX ||
+	    (nr = realloc(sy->rels, (sy->nrels + 1) * sizeof(*nr))) == NULL)
+		return 0;
+	sy->rels = nr;
+	snprintf(nr[sy->nrels].host, sizeof(nr->host), "%s", sy->hi.hostname);
+	snprintf(nr[sy->nrels].release, sizeof(nr->release), "%s",
+	    sy->hi.osrelease);
+	sy->nrels++;
+	return 0;
 }
 
 int
@@ -695,7 +734,6 @@ pd_syms_record(struct pd_syms *sy, const struct pd_evlist *el,
 {
 	struct pd_record_fork f;
 
-	(void)el;
 	switch (rec->type) {
 	case PERF_RECORD_COMM:
 		return do_comm(sy, rec);
@@ -706,13 +744,29 @@ pd_syms_record(struct pd_syms *sy, const struct pd_evlist *el,
 		return pd_record_fork_parse(rec, &f);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return do_mmap(sy, rec);
+		return do_mmap(sy, el, rec);
 	case PD_RECORD_HEADER_BUILD_ID:
 		return do_build_id(sy, rec);
 	case PD_RECORD_HEADER_FEATURE:
-		return pd_header_info_update(&sy->hi, rec);
+		return header_feature(sy, rec);
+	case PD_RECORD_HEADER_ATTR:
+	case PD_RECORD_EVENT_UPDATE:
+		/* Events or their names changed: their hosts may have. */
+		pd_hosts_forget(&sy->hosts);
+		return 0;
 	}
 	return 0;
+}
+
+struct khost *
+pd_syms_rec_khost(struct pd_syms *sy, const struct pd_evlist *el,
+    const struct pd_rec *rec)
+{
+	const struct pd_evsel *ev;
+
+	if (el == NULL || (ev = pd_evlist_for_rec_other(el, rec)) == NULL)
+		return &sy->k0;
+	return pd_syms_khost(sy, pd_hosts_event(&sy->hosts, el, ev));
 }
 
 const struct pd_map *

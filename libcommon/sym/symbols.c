@@ -55,6 +55,21 @@ bid_dir(struct pd_syms *sy)
 	return 0;
 }
 
+int
+pd_syms_opts_kallsyms(struct pd_syms_opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq == NULL || eq == arg || memchr(arg, '/', eq - arg) != NULL) {
+		o->kallsyms = arg;
+		return 0;
+	}
+	if (o->nkallsyms_hosts >= PD_SYMS_KFILES_MAX)
+		return -1;
+	o->kallsyms_hosts[o->nkallsyms_hosts++] = arg;
+	return 0;
+}
+
 struct pd_syms *
 pd_syms_new(const struct pd_syms_opts *o)
 {
@@ -65,10 +80,11 @@ pd_syms_new(const struct pd_syms_opts *o)
 	if ((sy = calloc(1, sizeof(*sy))) == NULL)
 		return NULL;
 	sy->seed = pd_idmap_seed();
-	sy->kern.used = 1;
+	sy->k0.kern.used = 1;
+	sy->k0.kern.pid = UINT32_MAX;
+	sy->kh = &sy->k0;
 	sy->dso_only = o != NULL && o->dso_only;
 	sy->dfd_off = o != NULL && o->no_debuginfod;
-	sy->kern.pid = UINT32_MAX;
 	/* "-": no CRC check; then the file's dir, its .debug, the tree. */
 	if (asprintf(&sy->debug_path, "-:.debug:%s", dd) < 0) {
 		sy->debug_path = NULL;
@@ -77,6 +93,16 @@ pd_syms_new(const struct pd_syms_opts *o)
 	if (o != NULL && o->kallsyms != NULL &&
 	    (sy->kallsyms_path = strdup(o->kallsyms)) == NULL)
 		goto fail;
+	if (o != NULL && o->nkallsyms_hosts > 0) {
+		if ((sy->kfiles = calloc(o->nkallsyms_hosts,
+		    sizeof(*sy->kfiles))) == NULL)
+			goto fail;
+		for (; sy->nkfiles < o->nkallsyms_hosts; sy->nkfiles++)
+			if (strchr(o->kallsyms_hosts[sy->nkfiles], '=') ==
+			    NULL || (sy->kfiles[sy->nkfiles] =
+			    strdup(o->kallsyms_hosts[sy->nkfiles])) == NULL)
+				goto fail;
+	}
 	if (o != NULL && o->symfs != NULL && o->symfs[0] != '\0' &&
 	    (sy->symfs = strdup(o->symfs)) == NULL)
 		goto fail;
@@ -100,7 +126,19 @@ pd_syms_free(struct pd_syms *sy)
 	pd_srcache_free(sy);
 	pd_dsos_free(sy);
 	free(sy->dwcb);		/* after the Dwfls that use it */
-	pd_symtab_free(&sy->ksyms);
+	for (i = 0; i < sy->nkv; i++) {
+		pd_symtab_free(&sy->kv[i]->ksyms);
+		if (sy->kv[i] != &sy->k0)
+			free(sy->kv[i]);
+	}
+	if (sy->nkv == 0)
+		pd_symtab_free(&sy->k0.ksyms);
+	free(sy->kv);
+	pd_hosts_free(&sy->hosts);
+	for (i = 0; i < sy->nkfiles; i++)
+		free(sy->kfiles[i]);
+	free(sy->kfiles);
+	free(sy->rels);
 	for (i = 0; i < sy->nnotes; i++)
 		free(sy->notes[i]);
 	free(sy->kallsyms_path);
@@ -164,21 +202,23 @@ resolve(struct pd_syms *sy, uint32_t pid, uint8_t cpumode, uint64_t addr,
 	r->file = NULL;
 	r->va = 0;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		struct khost *kh = sy->kh;
+
 		r->kernel = 1;
 		if (pd_syms_find_map(sy, pid, 1, addr, &m, &d) < 0) {
 			/* No kernel maps in the stream: the host's kernel. */
-			if ((sy->kern.base.n > 0 || sy->kern.recent.n > 0) || sy->dso_only ||
-			    pd_kallsyms_load(sy) <= 0)
+			if ((kh->kern.base.n > 0 || kh->kern.recent.n > 0) ||
+			    sy->dso_only || pd_kallsyms_load(sy, kh) <= 0)
 				return;
 			r->dso = "[kernel.kallsyms]";
 		} else {
 			r->dso = d->name;
 			r->dso_plain = d->name_plain;
 			/* perf's kernel maps are identity maps. */
-			if (sy->dso_only || pd_kallsyms_load(sy) <= 0)
+			if (sy->dso_only || pd_kallsyms_load(sy, kh) <= 0)
 				return;
 		}
-		if ((s = pd_symtab_find(&sy->ksyms, addr)) != NULL) {
+		if ((s = pd_symtab_find(&kh->ksyms, addr)) != NULL) {
 			r->name = r->raw = s->name;
 			r->off = addr - s->start;
 		}
@@ -230,7 +270,7 @@ maps_gen(struct pd_syms *sy, uint32_t pid, uint8_t cpumode)
 	const struct proc *p;
 
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		return sy->kern.gen | GEN_KERNEL;
+		return sy->kh->kern.gen | GEN_KERNEL;
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return GEN_NONE;
 	/* A sample's frames are of one process: the last one found. */
@@ -319,7 +359,68 @@ pd_syms_map_at(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 		r->bid = d->fbid;
 		r->bidlen = d->fbidlen;
 	}
-	r->symbols = kernel ? sy->ktried > 0 :
+	r->symbols = kernel ? sy->kh->ktried > 0 :
 	    d->loaded && !d->wrong && d->st.n > 0;
 	return 0;
+}
+
+struct khost *
+pd_syms_khost(struct pd_syms *sy, unsigned k)
+{
+	struct khost **nv, *kh;
+	size_t n;
+
+	if (k < sy->nkv)
+		return sy->kv[k];
+	if (k >= PD_SYMS_KHOSTS_MAX)
+		return NULL;
+	if ((nv = realloc(sy->kv, (k + 1) * sizeof(*nv))) == NULL)
+		return NULL;
+	sy->kv = nv;
+	for (n = sy->nkv; n <= k; n++) {
+		if (n == 0)
+			kh = &sy->k0;
+		else if ((kh = calloc(1, sizeof(*kh))) == NULL)
+			return NULL;
+		else {
+			kh->kern.used = 1;
+			kh->kern.pid = UINT32_MAX;
+			/* Its own key in the address cache (maps_gen). */
+			kh->kern.gen = ++sy->gen;
+		}
+		kh->k = n;
+		sy->kv[n] = kh;
+		sy->nkv = n + 1;
+	}
+	return sy->kv[k];
+}
+
+unsigned
+pd_syms_set_event(struct pd_syms *sy, const struct pd_evlist *el,
+    const struct pd_evsel *ev)
+{
+	unsigned k = ev != NULL ? pd_hosts_event(&sy->hosts, el, ev) : 0;
+	struct khost *kh;
+
+	if (k == sy->kh->k)
+		return k;
+	/* Out of memory: the first host's (as before there were hosts). */
+	if ((kh = pd_syms_khost(sy, k)) == NULL) {
+		sy->kh = &sy->k0;
+		return 0;
+	}
+	sy->kh = kh;
+	return k;
+}
+
+unsigned
+pd_syms_host(const struct pd_syms *sy)
+{
+	return sy->kh->k;
+}
+
+const char *
+pd_syms_host_name(struct pd_syms *sy, unsigned k)
+{
+	return pd_hosts_name(&sy->hosts, k);
 }

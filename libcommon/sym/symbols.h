@@ -19,14 +19,23 @@
 #include <stdint.h>
 
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
 struct pd_sample;
 
 struct pd_syms;			/* processes, maps, dsos, kernel symbols */
 
+/* --kallsyms HOST=FILE options at most. */
+#define PD_SYMS_KFILES_MAX	64
+
 struct pd_syms_opts {
 	const char	*kallsyms;	/* --kallsyms FILE, or NULL: /proc/kallsyms
-					   when the stream is from this host */
+					   when the stream is from this host;
+					   a merged stream's first host's */
+	const char	*kallsyms_hosts[PD_SYMS_KFILES_MAX];
+					/* --kallsyms HOST=FILE, each
+					   "HOST=FILE": HOST's kernel */
+	size_t		 nkallsyms_hosts;
 	const char	*debug_dir;	/* NULL: /usr/lib/debug */
 	int		 dso_only;	/* name dsos only: read no file */
 	int		 no_debuginfod;	/* never ask DEBUGINFOD_URLS' servers */
@@ -34,6 +43,14 @@ struct pd_syms_opts {
 					   root under DIR, or NULL */
 	int		 verbose;	/* a note for each path tried */
 };
+
+/*
+ * A --kallsyms argument into o: "HOST=FILE" (HOST not empty, without
+ * '/') names HOST's kernel symbols, anything else is a plain FILE (the
+ * last one counts; "./a=b" is the file a=b). The string must outlive
+ * o. 0, or -1 past PD_SYMS_KFILES_MAX hosts (a usage error).
+ */
+int	pd_syms_opts_kallsyms(struct pd_syms_opts *o, const char *arg);
 
 /*
  * Where the file of a map with a build id is looked for, in this
@@ -89,6 +106,28 @@ void		 pd_syms_free(struct pd_syms *);
  */
 int	pd_syms_record(struct pd_syms *, const struct pd_evlist *,
 	    const struct pd_rec *);
+
+/*
+ * The sample about to be resolved is of event ev (of el): its kernel
+ * addresses resolve in its host's kernel from now on. A stream that
+ * pdsort merged from several hosts (hosts.h) has a kernel per host:
+ * each kernel MMAP and MMAP2 sets the maps of its event's host, and
+ * each host's symbols are found as a one-host stream's are (a kallsyms
+ * file named for it, its kernel build id, the host rule with its own
+ * HOSTNAME and OSRELEASE). Returns the host's number, 0 for a one-host
+ * stream; cheap (a table lookup by the event's index).
+ */
+unsigned	 pd_syms_set_event(struct pd_syms *, const struct pd_evlist *,
+		    const struct pd_evsel *);
+
+/* The host the last pd_syms_set_event() set: 0 before any. */
+unsigned	 pd_syms_host(const struct pd_syms *);
+
+/*
+ * Host k's name in a merged stream, or NULL for a one-host stream. The
+ * string is valid until the next pd_syms_record().
+ */
+const char	*pd_syms_host_name(struct pd_syms *, unsigned k);
 
 /*
  * One frame of a sample: the sample ip, then each callchain entry, with

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "libcommon/stream/feature.h"
+#include "libcommon/sym/hosts.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symtab.h"
 
@@ -107,6 +108,27 @@ struct strset {
 	size_t		 cap, n;
 };
 
+/* One host's kernel: its maps and symbols. */
+struct khost {
+	unsigned	 k;		/* its number (hosts.h); its name:
+					   khost_name() */
+	struct proc	 kern;		/* kernel and module maps */
+	/* kernel symbols: tried once, on the first kernel address */
+	int		 ktried;	/* 0 not yet, 1 usable, -1 not */
+	int		 host;		/* a merged host's pd_kallsyms_host
+					   + 2, 0: unknown */
+	struct symtab	 ksyms;
+	char		 kref[32];	/* "_text" or "_stext" of the mmap */
+	uint64_t	 kref_addr;	/* its address in the mmap (pgoff) */
+	unsigned char	 kbid[20];	/* the stream's kernel build id */
+	size_t		 kbidlen;	/* 0: none (yet) */
+	int		 kbid_host;	/* ksyms are /proc/kallsyms taken
+					   without a build id (host rule) */
+};
+
+/* Hosts of a merged stream with a kernel each, at most. */
+#define PD_SYMS_KHOSTS_MAX	512
+
 #define NOTE_MAX	64
 #define STRIPPED_NOTES	8
 
@@ -138,7 +160,6 @@ struct pd_syms {
 	size_t		 pcap, pn;
 	struct proc	*plast;		/* the last one found (frames of a
 					   sample are of one process) */
-	struct proc	 kern;		/* kernel and module maps */
 	uint64_t	 gen;		/* source of proc gens */
 
 	struct dso	**dhash;	/* dsos by path */
@@ -162,16 +183,25 @@ struct pd_syms {
 	size_t		 nbids, bidcap;
 	size_t		*bidhash;	/* index + 1 by path, bidcap slots */
 
-	/* kernel symbols: tried once, on the first kernel address */
-	int		 ktried;	/* 0 not yet, 1 usable, -1 not */
+	/*
+	 * Kernels: one per host of a merged stream (hosts.h), k0 the
+	 * first's and a one-host stream's; kh the one the current
+	 * sample's kernel addresses resolve in (pd_syms_set_event).
+	 */
+	struct khost	 k0;
+	struct khost	**kv;		/* kv[k]: host k's; kv[0] = &k0 */
+	size_t		 nkv;
+	struct khost	*kh;
+	struct pd_hosts	 hosts;		/* events to hosts */
 	int		 host;		/* pd_kallsyms_host + 2, 0: unknown */
-	struct symtab	 ksyms;
-	char		 kref[32];	/* "_text" or "_stext" of the mmap */
-	uint64_t	 kref_addr;	/* its address in the mmap (pgoff) */
-	unsigned char	 kbid[20];	/* the stream's kernel build id */
-	size_t		 kbidlen;	/* 0: none (yet) */
-	int		 kbid_host;	/* ksyms are /proc/kallsyms taken
-					   without a build id (host rule) */
+	/* --kallsyms HOST=FILE, each "HOST=FILE" */
+	char		**kfiles;
+	size_t		 nkfiles;
+	/* OSRELEASE of each HOSTNAME the stream gave (merged: several) */
+	struct hostrel {
+		char	 host[128], release[128];
+	}		*rels;
+	size_t		 nrels;
 
 	char		*notes[NOTE_MAX];
 	size_t		 nnotes, note_next;
@@ -187,6 +217,13 @@ struct pd_syms {
 	struct pd_symc	 symc_one;	/* an answer not cached */
 	int		 nviews;	/* view words handed out */
 };
+
+/* kh's host's name in a merged stream, or NULL: one host's stream. */
+static inline const char *
+khost_name(const struct pd_syms *sy, const struct khost *kh)
+{
+	return pd_hosts_name(&sy->hosts, kh->k);
+}
 
 /* symbols.c: an entry of the address cache (pd_syms_lookup). */
 struct symc_ent {
@@ -247,14 +284,19 @@ void		 pd_syms_note(struct pd_syms *, const char *fmt, ...)
  * (a note says why).
  */
 int		 pd_kallsyms_host(struct pd_syms *);
-int		 pd_kallsyms_load(struct pd_syms *);
+int		 pd_kallsyms_load(struct pd_syms *, struct khost *);
 /*
  * The build id of the stream's [kernel.kallsyms] (its MMAP2, a BUILD_ID
  * record); the first one counts. One given after kernel symbols came
  * from /proc/kallsyms without it is checked against this machine's.
  */
-void		 pd_kallsyms_bid(struct pd_syms *, const unsigned char *bid,
-		    size_t len);
+void		 pd_kallsyms_bid(struct pd_syms *, struct khost *,
+		    const unsigned char *bid, size_t len);
+/* Host k's kernel, made on first use; NULL when out of memory. */
+struct khost	*pd_syms_khost(struct pd_syms *, unsigned k);
+/* The host of a kernel record (its sample_id_all trailer's event). */
+struct khost	*pd_syms_rec_khost(struct pd_syms *, const struct pd_evlist *,
+		    const struct pd_rec *);
 
 /* Ends a client of libdebuginfod (dso.c, which opens the library). */
 void	pd_dfd_free(struct debuginfod_client *);

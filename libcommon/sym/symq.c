@@ -292,6 +292,8 @@ deliver(struct pd_symq *q, struct ent *e)
 		e->res.bad = 1;
 		return;
 	}
+	/* Its kernel frames are its host's (a merge of several). */
+	(void)pd_syms_set_event(q->sy, q->el, ev);
 	if (q->fn != NULL) {
 		q->fn(q->fn_ctx, ev, &e->rec, &s);
 		return;

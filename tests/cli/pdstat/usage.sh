@@ -3,7 +3,7 @@
 . "$PD_TOP/tests/cli/lib.sh"
 
 pdstat -h > out.txt || fail "-h: exit $?"
-grep -q '^usage: pdstat \[-pv\] \[--json\] \[--flamegraph file.svg\] \[--kallsyms file\]$' out.txt ||
+grep -q '^usage: pdstat \[-pv\] \[--json\] \[--flamegraph file.svg\]$' out.txt ||
 	fail "-h: usage"
 grep -q -- '--pass' out.txt || fail "-h: options"
 grep -q -- '--build-ids' out.txt || fail "-h: --build-ids"

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hosts of a stream that pdsort merged from several hosts'
+ * recordings: the merge names every event "event@host" (EVENT_UPDATE)
+ * and adds host k's number times PD_HOSTS_PID_STEP to its pids and
+ * tids (pdsort(1) MERGING). A stream is such a merge when every event
+ * is named with an "@" and two or more names follow it; its hosts are
+ * numbered in the order their first event comes, as the merge numbers
+ * them (the order of its inputs). Any other stream is one host, 0.
+ */
+#ifndef PD_HOSTS_H
+#define PD_HOSTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libcommon/stream/evlist.h"
+
+/* What the merge adds to host k's pids and tids, per k (2^22). */
+#define PD_HOSTS_PID_STEP	(UINT32_C(1) << 22)
+
+struct pd_hosts {
+	uint16_t	*of;		/* host of each evsel idx */
+	size_t		 nev;		/* evsels classified; 0: not yet */
+	char		**names;	/* host k's name; n 0: one host */
+	size_t		 n;
+};
+
+/* Frees what the table holds; it may be used again (all zero). */
+void		 pd_hosts_free(struct pd_hosts *);
+
+/*
+ * Forgets the classification, for a stream whose events or names
+ * changed (HEADER_ATTR, EVENT_UPDATE): the next pd_hosts_event()
+ * makes it again.
+ */
+void		 pd_hosts_forget(struct pd_hosts *);
+
+/*
+ * Host number of ev (an event of el): from the table, made again from
+ * el's names on an event it has not seen; 0 for a one-host stream, and
+ * when out of memory.
+ */
+unsigned	 pd_hosts_slow(struct pd_hosts *, const struct pd_evlist *,
+		    const struct pd_evsel *);
+
+static inline unsigned
+pd_hosts_event(struct pd_hosts *h, const struct pd_evlist *el,
+    const struct pd_evsel *ev)
+{
+	if (ev->idx >= 0 && (size_t)ev->idx < h->nev)
+		return h->of[ev->idx];
+	return pd_hosts_slow(h, el, ev);
+}
+
+/* Host k's name ("@" and after in its events' names), or NULL: one host. */
+static inline const char *
+pd_hosts_name(const struct pd_hosts *h, unsigned k)
+{
+	return k < h->n ? h->names[k] : NULL;
+}
+
+#endif /* PD_HOSTS_H */
