@@ -23,6 +23,7 @@
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/join.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/pids.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/writer.h"
@@ -194,13 +195,7 @@ wall_zero(const struct src *s)
 	return (int64_t)(s->cd.tod_ns - s->cd.clockid_ns);
 }
 
-/*
- * Each host's pids apart: the k-th host (in the order of the inputs,
- * the first one 0) gets k * PID_HOST_STEP added to its pids and tids,
- * above any pid_max (PID_MAX_LIMIT is 2^22), so that the same pid on two
- * hosts is two processes in the output, and a positive int32 still.
- */
-#define PID_HOST_STEP	(UINT32_C(1) << 22)
+/* Each host's pids apart, as stream/pids.h says (PD_PIDS_HOST_STEP). */
 #define PID_HOSTS_MAX	512
 
 static int
@@ -223,7 +218,7 @@ hosts_apart(struct merge *m)
 			return M_BAD;
 		}
 		pd_join_set_pid_base(m->join, i,
-		    m->src[i].host * PID_HOST_STEP);
+		    m->src[i].host * PD_PIDS_HOST_STEP);
 	}
 	return M_OK;
 }
@@ -296,7 +291,8 @@ merge_clocks(struct merge *m, const struct clock_offset *off, unsigned noff)
 		return M_OK;
 	for (i = 0; i < m->n; i++) {
 		s = &m->src[i];
-		snprintf(s->suffix, sizeof(s->suffix), "@%s", host_of(s));
+		snprintf(s->suffix, sizeof(s->suffix), "%c%s",
+		    PD_PIDS_HOST_SEP, host_of(s));
 		pd_join_set_suffix(m->join, i, s->suffix);
 		if (pd_join_names(m->join, i, s->rd) == -3)
 			die_write(m);

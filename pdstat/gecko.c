@@ -416,7 +416,7 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	 */
 	key = s->tid;
 	if (s->tid == 0)
-		key = pd_syms_host(sy) * PD_HOSTS_PID_STEP;
+		key = pd_syms_host(sy) * PD_PIDS_HOST_STEP;
 	else if (s->tid == UINT32_MAX)
 		key = UINT32_MAX - pd_syms_host(sy);
 	if (thread_of(g, key, &t, &isnew) < 0)

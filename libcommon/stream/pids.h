@@ -19,6 +19,16 @@ struct pd_evsel;
 struct pd_rec;
 
 /*
+ * A merge of several hosts' streams (pdsort(1) MERGING) keeps their
+ * processes apart: host k (in the order of the inputs, the first 0)
+ * gets k * PD_PIDS_HOST_STEP added to its pids and tids, above any
+ * pid_max (PID_MAX_LIMIT is 2^22) and still a positive int32 for 512
+ * hosts, and its events are named "event" PD_PIDS_HOST_SEP "host".
+ */
+#define PD_PIDS_HOST_STEP	(UINT32_C(1) << 22)
+#define PD_PIDS_HOST_SEP	'@'
+
+/*
  * Adds `base` to every pid and tid record `p` names (native order, the
  * record described by `rec`, whose sample ids are still as read): the
  * fixed fields of pd_record_pid_offsets (event.h), a SAMPLE's

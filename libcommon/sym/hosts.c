@@ -36,7 +36,7 @@ suffix(const struct pd_evsel *ev)
 	const char *at;
 
 	if (!ev->named || ev->name == NULL ||
-	    (at = strrchr(ev->name, '@')) == NULL || at[1] == '\0')
+	    (at = strrchr(ev->name, PD_PIDS_HOST_SEP)) == NULL || at[1] == '\0')
 		return NULL;
 	return at + 1;
 }

@@ -2,7 +2,7 @@
 /*
  * The hosts of a stream that pdsort merged from several hosts'
  * recordings: the merge names every event "event@host" (EVENT_UPDATE)
- * and adds host k's number times PD_HOSTS_PID_STEP to its pids and
+ * and adds host k's number times PD_PIDS_HOST_STEP to its pids and
  * tids (pdsort(1) MERGING). A stream is such a merge when every event
  * is named with an "@" and two or more names follow it; its hosts are
  * numbered in the order their first event comes, as the merge numbers
@@ -15,9 +15,7 @@
 #include <stdint.h>
 
 #include "libcommon/stream/evlist.h"
-
-/* What the merge adds to host k's pids and tids, per k (2^22). */
-#define PD_HOSTS_PID_STEP	(UINT32_C(1) << 22)
+#include "libcommon/stream/pids.h"
 
 struct pd_hosts {
 	uint16_t	*of;		/* host of each evsel idx */

@@ -412,7 +412,7 @@ pd_offcpu_sample(struct pd_offcpu *oc, struct pd_syms *sy,
 	 * the fields, which the merge moved in the samples only.
 	 */
 	host = pd_hosts_event(&oc->hosts, oc->el, ev);
-	base = host * PD_HOSTS_PID_STEP;
+	base = host * PD_PIDS_HOST_STEP;
 	if (cpu_switch(oc, host, s, &cpu_last) < 0)
 		return -1;
 	/* The idle task (0) is never waiting. */
