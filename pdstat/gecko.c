@@ -434,9 +434,9 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 			return -1;
 		g->threads[t].commp = comm == cbuf ? NULL : comm;
 	}
+	/* A tid -1 sample still names its process; idle's is per host. */
 	if (isnew)
-		g->threads[t].pid = s->tid == 0 || s->tid == UINT32_MAX ?
-		    key : s->pid;
+		g->threads[t].pid = s->tid == 0 ? key : s->pid;
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	if (g->view == -1 && (g->view = pd_syms_view_new(sy)) < 0)

@@ -9,7 +9,8 @@
 #
 # DIRs default to ../shared/corpus (when present) and tests/data/corpus.
 # Each file goes through pdcat, pdsort, pdswap (-t swap and back),
-# pddump, pddump --json, pddump -s, pdstat --json and pdstat --top 20.
+# pddump, pddump --json, pddump -s, pdstat --json, pdstat --top 20 and
+# pdstat --gecko.
 # A difference prints the tool, the file and the first differing lines;
 # the last line counts files, records and differences. Exit 1 on any.
 # PD_COMPARE_ONLY="pddump -s" limits the commands (a grep -E pattern).
@@ -32,7 +33,8 @@ pddump
 pddump --json
 pddump -s --no-debuginfod
 pdstat --json
-pdstat --top 20 --no-debuginfod'
+pdstat --top 20 --no-debuginfod
+pdstat --gecko - --no-debuginfod'
 
 nfiles=0 nrec=0 ndiff=0 nruns=0
 one() {	# one capture, every command, old and new
