@@ -47,7 +47,8 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	 * every frame; no more (the files only callchains pass through
 	 * are not read, nor said to be unreadable).
 	 */
-	if (nm->top != NULL && symtop_sample(nm->top, nm->sy, ev, rec, s) < 0)
+	if (nm->top != NULL && symtop_sample(nm->top, nm->sy, nm->uw, ev, rec,
+	    s) < 0)
 		nm->oom = 1;
 	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
 		return;
@@ -86,7 +87,9 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 		return NULL;
 	}
 	pd_symq_set_sample_fn(nm->sq, names_sample, nm);
-	if (unwind && (fl != NULL || pp != NULL || gk != NULL) &&
+	/* Every view that shows stacks unwinds them: --top's too. */
+	if (unwind && (fl != NULL || pp != NULL || gk != NULL ||
+	    (top != NULL && symtop_stacks(top))) &&
 	    (nm->uw = pd_unwind_new(nm->sy)) == NULL) {
 		names_close(nm);
 		return NULL;
@@ -153,8 +156,13 @@ names_note(struct names *nm)
 
 	if (nm->notes == 0 && (note = pd_syms_next_note(nm->sy)) != NULL)
 		return note;
-	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL)
-		return NULL;
+	if (nm->fl == NULL && nm->pp == NULL && nm->gk == NULL) {
+		/* --top alone: only what its unwinding has to say. */
+		if (nm->uw == NULL)
+			return NULL;
+		if (nm->notes < 2)
+			nm->notes = 2;
+	}
 	if (nm->notes == 0) {
 		nm->notes = 1;
 		if ((n = pd_symq_bad(nm->sq)) > 0) {

@@ -126,8 +126,10 @@ usage(FILE *f, int status)
 		    "info, as frames\n"
 		    "      --no-unwind  leave the user stacks of --call-graph "
 		    "dwarf samples\n"
-		    "                   as recorded (the stack views unwind "
-		    "them by default)\n"
+		    "                   as recorded (the stack views, --top "
+		    "with --children\n"
+		    "                   or --tree among them, unwind them "
+		    "by default)\n"
 		    "  -h, --help       this help\n"
 		    "      --version    print the version\n"
 		    "With no file, or when file is -, read standard input.\n",

@@ -34,6 +34,7 @@
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
+#include "libcommon/sym/unwind.h"
 
 #define ROWS_MAX	(1U << 20)
 #define TREE_NODES_MAX	(1U << 22)
@@ -196,6 +197,12 @@ static int
 needs_frames(const struct symtop_opts *o)
 {
 	return o->children || o->tree;
+}
+
+int
+symtop_stacks(const struct symtop *t)
+{
+	return needs_frames(&t->o);
 }
 
 static uint64_t
@@ -482,15 +489,21 @@ tree_union(struct symtop *t, uint32_t a, uint32_t b)
 
 /* ----- samples ----- */
 
-/* The sample's frames (innermost first) named, in t->fr and t->res. */
+/*
+ * The sample's frames (innermost first) named, in t->fr and t->res; a
+ * dwarf sample's user part unwound when uw is there, as perf report
+ * does, with room for the walk's frames past the recorded chain.
+ */
 static int
-frames_name(struct symtop *t, struct pd_syms *sy, const struct pd_rec *rec,
-    const struct pd_sample *s)
+frames_name(struct symtop *t, struct pd_syms *sy, struct pd_unwind *uw,
+    const struct pd_rec *rec, const struct pd_sample *s)
 {
 	size_t i, n;
 
 	n = (s->type & PERF_SAMPLE_CALLCHAIN) && s->callchain_nr > 0 ?
 	    s->callchain_nr : 1;
+	if (uw != NULL)
+		n += PD_UNWIND_MAX;
 	if (n > t->frcap) {
 		struct pd_frame *f = realloc(t->fr, n * sizeof(*f));
 		struct pd_symres *r;
@@ -503,7 +516,8 @@ frames_name(struct symtop *t, struct pd_syms *sy, const struct pd_rec *rec,
 		t->res = r;
 		t->frcap = n;
 	}
-	t->nfr = pd_sample_frames(s, rec->misc, t->fr, n);
+	t->nfr = uw != NULL ? pd_unwind_frames(uw, s, rec->misc, t->fr, n) :
+	    pd_sample_frames(s, rec->misc, t->fr, n);
 	for (i = 0; i < t->nfr; i++)
 		pd_syms_resolve(sy, s->pid, t->fr[i].cpumode, t->fr[i].addr,
 		    &t->res[i]);
@@ -551,8 +565,9 @@ count_frames(struct symtop *t, struct key *k, uint64_t period, int kernel,
 }
 
 int
-symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
-    const struct pd_rec *rec, const struct pd_sample *s)
+symtop_sample(struct symtop *t, struct pd_syms *sy, struct pd_unwind *uw,
+    const struct pd_evsel *ev, const struct pd_rec *rec,
+    const struct pd_sample *s)
 {
 	static const struct pd_symres none = { .dso = "[unknown]" };
 	struct pd_symres ip;
@@ -592,7 +607,7 @@ symtop_sample(struct symtop *t, struct pd_syms *sy, const struct pd_evsel *ev,
 	r->period += period;
 	if (!needs_frames(&t->o))
 		return 0;
-	if (frames_name(t, sy, rec, s) < 0)
+	if (frames_name(t, sy, uw, rec, s) < 0)
 		return -1;
 	/* perf draws no graph of samples recorded without -g. */
 	tree = t->o.tree && (s->type & PERF_SAMPLE_CALLCHAIN) && t->nfr > 0;

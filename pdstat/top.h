@@ -17,6 +17,7 @@ struct pd_evsel;
 struct pd_rec;
 struct pd_sample;
 struct pd_syms;
+struct pd_unwind;
 struct symtop;
 
 /* perf report's sort keys that pdstat knows. */
@@ -47,18 +48,23 @@ int	symtop_parse_sort(struct symtop_opts *o, const char *list,
 /* 1 when o names no symbol (and draws no tree): files need not be read. */
 int	symtop_dso_only(const struct symtop_opts *o);
 
+/* 1 when the table names every frame of a sample (--children, --tree). */
+int	symtop_stacks(const struct symtop *);
+
 /* A table keyed as o says (copied). NULL when out of memory. */
 struct symtop	*symtop_new(const struct symtop_opts *o);
 void		 symtop_free(struct symtop *);
 
 /*
  * A sample of ev, its ip (and with --children its frames) named through
- * sy as it stands (at the sample's time: names.h). The rows point at
- * sy's strings: print them before sy goes. 0, or -1 when out of memory.
+ * sy as it stands (at the sample's time: names.h); uw, when not NULL,
+ * unwinds the user stack of a --call-graph dwarf sample for its frames.
+ * The rows point at sy's strings: print them before sy goes. 0, or -1
+ * when out of memory.
  */
 int	symtop_sample(struct symtop *, struct pd_syms *sy,
-	    const struct pd_evsel *ev, const struct pd_rec *rec,
-	    const struct pd_sample *s);
+	    struct pd_unwind *uw, const struct pd_evsel *ev,
+	    const struct pd_rec *rec, const struct pd_sample *s);
 
 /*
  * The n hottest rows of each event (those over the percent limit): a
