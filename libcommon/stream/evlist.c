@@ -8,6 +8,7 @@
 
 #include "libcommon/stream/evname.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/pids.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/tracefmt.h"
@@ -218,8 +219,17 @@ pd_evlist_set_tracefmt(struct pd_evlist *el, const struct pd_tracefmt *tf,
 const char *
 pd_evsel_name(const struct pd_evsel *ev)
 {
-	return ev->tp_name != NULL ? ev->tp_name :
-	    ev->name != NULL ? ev->name : "";
+	size_t n;
+
+	if (ev->tp_name == NULL)
+		return ev->name != NULL ? ev->name : "";
+	/* A merge's "system:name@host" says whose it is (stream/pids.h). */
+	n = strlen(ev->tp_name);
+	if (ev->named && ev->name != NULL &&
+	    strncmp(ev->name, ev->tp_name, n) == 0 &&
+	    ev->name[n] == PD_PIDS_HOST_SEP && ev->name[n + 1] != '\0')
+		return ev->name;
+	return ev->tp_name;
 }
 
 int

@@ -172,8 +172,9 @@ int	pd_evlist_set_tracefmt(struct pd_evlist *, const struct pd_tracefmt *tf,
 
 /*
  * An event's name as pddump shows it: a tracepoint's "system:name" from
- * the tracing data, else the name the stream gave it (EVENT_UPDATE,
- * EVENT_DESC), else perf's default.
+ * the tracing data (with a merge's "@host" when the stream named it so),
+ * else the name the stream gave it (EVENT_UPDATE, EVENT_DESC), else
+ * perf's default.
  */
 const char	*pd_evsel_name(const struct pd_evsel *);
 

@@ -45,11 +45,17 @@ pdsort -o m.data hA.data hB.data 2> err.txt || fail "pdsort: $(cat err.txt)"
 awk 'NF >= 3 { $3 = "HB_" $3 } { print }' /proc/kallsyms > kB.txt
 
 # Kernel frames by host: "A plain", "B pref", ...; none may be missing.
-# A sample's host is its id's event's (pddump names a tracepoint event
-# by its format, without the host): ATTR lists the ids, EVENT_UPDATE
+# A sample's host is its id's event's: ATTR lists the ids, EVENT_UPDATE
 # names one of them event@host.
 pddump -s --kallsyms hB=kB.txt m.data > s.txt 2> err.txt ||
 	fail "pddump -s: $(cat err.txt)"
+# pddump names the tracepoint events as the merge did: with the host.
+for h in hA hB; do
+	grep -q " SAMPLE .* event=sched:sched_switch@$h " s.txt ||
+		fail "pddump: no sched:sched_switch@$h sample"
+done
+grep -q " SAMPLE .* event=sched:sched_switch " s.txt &&
+	fail "pddump: sched_switch samples named without their host"
 awk 'function val(k,  r) {
 	if (!match($0, " " k "=[^ ]*"))
 		return ""
