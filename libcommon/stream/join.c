@@ -758,7 +758,7 @@ pd_join_names(struct pd_join *j, unsigned in, struct pd_reader *rd)
 	const struct pd_evlist *el = pd_reader_evlist(rd);
 	const struct pd_evsel *ev;
 	const char *name;
-	size_t i;
+	size_t i, k, max;
 
 	j->input = in;
 	for (i = 0; i < pd_evlist_count(el); i++) {
@@ -766,6 +766,16 @@ pd_join_names(struct pd_join *j, unsigned in, struct pd_reader *rd)
 		name = pd_evsel_name(ev);
 		if (put_name(j, event_id(j, ev), name, strlen(name), 0) < 0)
 			return -3;
+		/*
+		 * An event of more ids than one HEADER_ATTR holds went out
+		 * as several (event.h), which perf reads as an event each:
+		 * each one's first id named too.
+		 */
+		max = pd_record_header_attr_ids_max(ev->attr.size);
+		for (k = max; max > 0 && k < ev->nids; k += max)
+			if (put_name(j, map_id(j, ev->ids[k]), name,
+			    strlen(name), 0) < 0)
+				return -3;
 	}
 	return j->nomem ? -2 : 0;
 }

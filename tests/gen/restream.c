@@ -11,8 +11,10 @@
  *			long recording.
  *   restream repeat N	every SAMPLE N times in place: the same stacks,
  *			N times the samples.
- *   restream hostname H	the HOSTNAME feature says H: the same recording
- *			as if made on another host (a merge's bench).
+ *   restream hostname H	the HOSTNAME feature says H (one is added before
+ *			the first event record if the stream has none):
+ *			the same recording as if made on another host (a
+ *			merge's bench).
  *
  * Records go out as they came, out-of-band payloads with them; a
  * file-mode or foreign-endian input is refused, as its records would go
@@ -57,7 +59,7 @@ main(int argc, char **argv)
 	unsigned long k, n = 0, i;
 	unsigned char body[4 + 64], feat[PD_RECORD_FEATURE_HEAD + 4 + 64];
 	const char *host = NULL;
-	int rounds, r;
+	int rounds, r, named = 0;
 
 	if (argc != 3)
 		usage();
@@ -86,15 +88,25 @@ main(int argc, char **argv)
 	    pd_writer_header(w) < 0)
 		goto write_error;
 	pd_header_put(round, PD_RECORD_FINISHED_ROUND, 0, sizeof(round), 0);
+	if (host != NULL) {
+		/* perf's string: u32 length, NUL, zeros to 64 */
+		memset(body, 0, sizeof(body));
+		pd_put_u32(body, 64);
+		snprintf((char *)body + 4, 64, "%s", host);
+		pd_record_header_feature_build(feat, sizeof(feat),
+		    PD_FEAT_HOSTNAME, body, sizeof(body), 0);
+	}
 	while ((r = pd_reader_next(rd, &rec)) == 1) {
 		if (host != NULL && pd_feat_id(&rec) == PD_FEAT_HOSTNAME) {
-			/* perf's string: u32 length, NUL, zeros to 64 */
-			memset(body, 0, sizeof(body));
-			pd_put_u32(body, 64);
-			snprintf((char *)body + 4, 64, "%s", host);
-			pd_record_header_feature_build(feat, sizeof(feat),
-			    PD_FEAT_HOSTNAME, body, sizeof(body), 0);
 			pd_rec_view(&rec, feat);
+			named = 1;
+		} else if (host != NULL && !named && pd_rec_is_kernel(rec.type)) {
+			struct pd_rec h;
+
+			pd_rec_view(&h, feat);
+			if (pd_writer_rec(w, &h) < 0)
+				goto write_error;
+			named = 1;
 		}
 		if ((r = pd_writer_copy(w, rd, &rec)) == -1)
 			fail_read(rd);

@@ -5,7 +5,9 @@
 # perf reads, goes through pdcat, pdsort (alone and merged with itself:
 # every id renumbered), pdswap and back, as several HEADER_ATTR records
 # (the later ones marked as more ids of the same event); perf script
-# reads every sample of each, and pdstat counts one event per input.
+# reads every sample of each, and pdstat counts one event per input;
+# merged as two hosts' each record is named event@host, so that perf
+# names every sample of each host.
 . "$PD_TOP/tests/cli/lib.sh"
 need_perf
 n=9000
@@ -34,6 +36,16 @@ sort want.txt want.txt | cmp -s - got.txt ||
 
 pdswap p.data | pdswap > w.data || fail "pdswap: exit $?"
 cmp -s p.data w.data || fail "pdswap twice changed the stream"
+
+# Two hosts: perf names all of each host's samples by their EVENT_UPDATE.
+restream=$PD_TBIN/gen/restream
+"$restream" hostname hA < p.data > ha.data || fail "restream hA"
+"$restream" hostname hB < p.data > hb.data || fail "restream hB"
+pdsort --clock-offset hB=0 ha.data hb.data > h.data || fail "pdsort hosts"
+perf script -i h.data -F event 2> err.txt | sort | uniq -c |
+    awk '{ print $2, $1 }' > named.txt
+[ "$(tr '\n' ' ' < named.txt)" = "cpu-clock@hA: $n cpu-clock@hB: $n " ] ||
+	fail "perf names the hosts' samples: $(cat named.txt)"
 
 # One event per input: pdcat's output has one, the merge two.
 events() { pdstat "$1" | awk '/^event/ { e = 1; next } e && NF == 0 { exit } e { print $1, $2 }'; }
