@@ -93,7 +93,15 @@ print_human(FILE *f, const struct stats *st, const struct pd_evlist *el,
 	    st->file_mode ? "perf.data file" : "pipe stream",
 	    st->swapped ? " (other byte order)" : "", st->stream_bytes,
 	    st->complete ? "" : " read before the error");
-	if (hi->hostname[0])
+	if (st->nhosts > 1) {
+		fputs("  hosts         ", f);
+		for (i = 0; i < st->nhosts && i < STATS_HOSTS; i++)
+			fprintf(f, "%s%s", i ? ", " : "",
+			    pd_esc_str(st->hosts[i], eb, sizeof(eb)));
+		if (st->nhosts > STATS_HOSTS)
+			fprintf(f, " and %u more", st->nhosts - STATS_HOSTS);
+		fputc('\n', f);
+	} else if (hi->hostname[0])
 		fprintf(f, "  hostname      %s\n", 
 		    pd_esc_str(hi->hostname, eb, sizeof(eb)));
 	if (hi->osrelease[0])
@@ -326,6 +334,15 @@ print_json(FILE *f, const struct stats *st, const struct pd_evlist *el,
 	fprintf(f, "%s],\n  \"header\": {", tk.nc ? "\n  " : "");
 	sep = "";
 	json_kv(f, "hostname", hi->hostname, &sep);
+	if (st->nhosts > 1) {
+		fprintf(f, "%s\n    \"hosts\": [", sep);
+		for (i = 0; i < st->nhosts && i < STATS_HOSTS; i++) {
+			fputs(i ? ", " : "", f);
+			pd_json_str(f, st->hosts[i]);
+		}
+		fputc(']', f);
+		sep = ",";
+	}
 	json_kv(f, "os_release", hi->osrelease, &sep);
 	json_kv(f, "perf_version", hi->version, &sep);
 	json_kv(f, "arch", hi->arch, &sep);

@@ -14,6 +14,7 @@
 
 #include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
@@ -188,6 +189,26 @@ nomem:
 }
 
 /* Everything but the sample itself. 0, or -1 when out of memory. */
+/*
+ * A HOSTNAME: a merge of several hosts' streams (pdsort) carries each
+ * input's, and the header lists them all; hi keeps the last, as perf.
+ */
+static void
+host_seen(struct stats *st, const struct pd_rec *rec)
+{
+	const char *h = st->hi.hostname;
+	unsigned i;
+
+	if (pd_header_info_update(&st->hi, rec) < 0 || h[0] == '\0')
+		return;
+	for (i = 0; i < st->nhosts && i < STATS_HOSTS; i++)
+		if (strncmp(st->hosts[i], h, sizeof(st->hosts[i]) - 1) == 0)
+			return;
+	if (st->nhosts < STATS_HOSTS)
+		snprintf(st->hosts[st->nhosts], sizeof(st->hosts[0]), "%s", h);
+	st->nhosts++;
+}
+
 static int
 do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 {
@@ -219,7 +240,10 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 		break;
 	case PD_RECORD_HEADER_FEATURE:
 		/* A malformed fact is left out; it is not the data. */
-		(void)pd_header_info_update(&st->hi, rec);
+		if (pd_feat_id(rec) == PD_FEAT_HOSTNAME)
+			host_seen(st, rec);
+		else
+			(void)pd_header_info_update(&st->hi, rec);
 		break;
 	case PD_RECORD_FINISHED_ROUND:
 		return pd_threads_record(st->thr, rec, 0);

@@ -41,6 +41,8 @@ struct evstat {
 	uint64_t	samples, period, lost;
 };
 
+#define STATS_HOSTS	8		/* hostnames listed (a merge's) */
+
 struct stats {
 	const char	*input;
 	int		 file_mode, swapped;
@@ -70,6 +72,8 @@ struct stats {
 	int		 have_tid;
 
 	struct pd_header_info hi;
+	char		 hosts[STATS_HOSTS][64]; /* each HOSTNAME seen, once */
+	unsigned	 nhosts;	/* how many: more than STATS_HOSTS too */
 	unsigned	 left_out;	/* file sections a stream cannot carry */
 	const char	*left_out_last;
 	unsigned	 inexact;	/* foreign records converted in part */

@@ -49,6 +49,12 @@ awk 'NF >= 3 { $3 = "HB_" $3 } { print }' /proc/kallsyms > kB.txt
 # names one of them event@host.
 pddump -s --kallsyms hB=kB.txt m.data > s.txt 2> err.txt ||
 	fail "pddump -s: $(cat err.txt)"
+# pdstat's header lists both hosts (each input's HOSTNAME), text and JSON.
+pdstat m.data 2> /dev/null | grep -qx '  hosts         hA, hB' ||
+	fail "pdstat: no hosts line: $(pdstat m.data 2>&1 | head -n 3)"
+pdstat --json m.data 2> /dev/null | python3 -c 'import json, sys
+assert json.load(sys.stdin)["header"]["hosts"] == ["hA", "hB"]' ||
+	fail "pdstat --json: no header hosts"
 # pddump names the tracepoint events as the merge did: with the host.
 for h in hA hB; do
 	grep -q " SAMPLE .* event=sched:sched_switch@$h " s.txt ||
