@@ -103,6 +103,7 @@ struct gecko {
 	size_t		 nbuf;
 	uint64_t	 nrows;
 	uint64_t	 t0;		/* the first sample's time */
+	uint64_t	 tlast;		/* the last sample's */
 	int		 have_t0;
 	uint64_t	 unknown;
 	uint64_t	 interval_ns;	/* the first event's period, if ns */
@@ -396,9 +397,12 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	char cbuf[16], hbuf[160];
 	uint32_t t, lf, prefix1 = 0, ls = 0, key;
 	size_t i;
-	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
+	uint64_t time;
 	int isnew;
 
+	/* One of no time stands where it came, as perf applies it. */
+	time = s->type & PERF_SAMPLE_TIME ? s->time : g->tlast;
+	g->tlast = time;
 	if (!g->have_t0 || time < g->t0) {
 		g->t0 = time;
 		g->have_t0 = 1;
@@ -461,7 +465,8 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	if (n == 0) {
 		if (gframe_of(g, "[unknown] (in [unknown])", 0, &g->gids[0]) < 0)
 			return -1;
-		g->unknown++;
+		if (frames != NULL)
+			g->unknown++;
 		n = 1;
 	}
 	/* The stack from its root: frames are innermost first. */
