@@ -52,14 +52,17 @@ def packed(b):
 def decode(path):
     """The parts of a pprof file the checks look at, by profile.proto's
     names: strings, sample_type [(type, unit)], samples [(location ids,
-    values, {label: str or num})], functions {id: name}, locations {id:
-    [function id per line]}, mappings [{field: value}], and the scalar
+    values, {label: str or num})], functions {id: name} and func_files
+    {id: filename}, locations {id: [function id per line]}, loc_lines
+    {id: [line number per line]}, loc_mapping {id: mapping id}, mappings
+    [{field number: value}], and the scalar
     fields (time_nanos, duration_nanos, period_type, period,
     default_sample_type)."""
     raw = list(fields(profile(path)))
     s = [v.decode() for f, v in raw if f == 6]
     p = {"strings": s, "sample_type": [], "samples": [], "functions": {},
-         "locations": {}, "mappings": []}
+         "func_files": {}, "locations": {}, "loc_lines": {},
+         "loc_mapping": {}, "mappings": []}
     for f, v in raw:
         if f == 1:
             d = dict(fields(v))
@@ -80,11 +83,14 @@ def decode(path):
         elif f == 4:
             d = list(fields(v))
             lid = dict(d).get(1, 0)
-            p["locations"][lid] = [dict(fields(w)).get(1, 0)
-                                   for g, w in d if g == 4]
+            lines = [dict(fields(w)) for g, w in d if g == 4]
+            p["locations"][lid] = [l.get(1, 0) for l in lines]
+            p["loc_lines"][lid] = [l.get(2, 0) for l in lines]
+            p["loc_mapping"][lid] = dict(d).get(2, 0)
         elif f == 5:
             d = dict(fields(v))
             p["functions"][d.get(1, 0)] = s[d.get(2, 0)]
+            p["func_files"][d.get(1, 0)] = s[d.get(4, 0)]
         elif f == 11:
             d = dict(fields(v))
             p["period_type"] = (s[d.get(1, 0)], s[d.get(2, 0)])
