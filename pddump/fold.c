@@ -37,6 +37,9 @@ fold_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	struct dumper *d = ctx;
 	size_t n;
 
+	/* One that does not parse is left out, said by fold_rec. */
+	if (s == NULL)
+		return;
 	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
 	if (d->uw != NULL)
 		n = pd_unwind_frames(d->uw, s, rec->misc, fr, FOLD_FRAMES);

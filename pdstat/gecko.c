@@ -8,6 +8,9 @@
  * tables, as the format wants. A sample is a row (thread, stack, time)
  * of a temporary file; at the end the rows are sorted out by thread in
  * passes of at most ROWS_MAX, and each thread is written with its rows.
+ * A thread of over ROWS_STREAM rows has a pass of its own, its rows
+ * written as they are read: memory does not grow with its samples,
+ * and such threads are few (a pass each over the file).
  */
 #include "pdstat/gecko.h"
 
@@ -33,6 +36,7 @@
 
 #define MAX_FRAMES	1024
 #define ROWS_MAX	(1U << 20)	/* rows sorted in memory at once */
+#define ROWS_STREAM	(1U << 18)	/* a thread of more: not in memory */
 #define ROWBUF		4096		/* rows written at once */
 
 struct row {
@@ -99,6 +103,7 @@ struct gecko {
 	size_t		 nbuf;
 	uint64_t	 nrows;
 	uint64_t	 t0;		/* the first sample's time */
+	uint64_t	 tlast;		/* the last sample's */
 	int		 have_t0;
 	uint64_t	 unknown;
 	uint64_t	 interval_ns;	/* the first event's period, if ns */
@@ -392,9 +397,12 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	char cbuf[16], hbuf[160];
 	uint32_t t, lf, prefix1 = 0, ls = 0, key;
 	size_t i;
-	uint64_t time = s->type & PERF_SAMPLE_TIME ? s->time : 0;
+	uint64_t time;
 	int isnew;
 
+	/* One of no time stands where it came, as perf applies it. */
+	time = s->type & PERF_SAMPLE_TIME ? s->time : g->tlast;
+	g->tlast = time;
 	if (!g->have_t0 || time < g->t0) {
 		g->t0 = time;
 		g->have_t0 = 1;
@@ -457,7 +465,8 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 	if (n == 0) {
 		if (gframe_of(g, "[unknown] (in [unknown])", 0, &g->gids[0]) < 0)
 			return -1;
-		g->unknown++;
+		if (frames != NULL)
+			g->unknown++;
 		n = 1;
 	}
 	/* The stack from its root: frames are innermost first. */
@@ -614,17 +623,11 @@ put_stack(struct ob *o, uint32_t prefix1, uint32_t frame, int comma)
 	ob_put(o, p, (size_t)(b + sizeof(b) - p));
 }
 
-/* Thread t with its rows (n of them, in time order as they came). */
+/* Thread t up to its samples' rows, which come next. */
 static void
-write_thread(struct gecko *g, struct ob *o, uint32_t t,
-    const struct row *rows, size_t n, int first)
+thread_head(struct gecko *g, FILE *f, uint32_t t, int first)
 {
-	static const char kframe[] = ",false,0,null,null,null,null,1,0]";
-	static const char uframe[] = ",false,0,null,null,null,null,0,0]";
 	const struct thread *th = &g->threads[t];
-	FILE *f = o->f;
-	char b[24], *d;
-	size_t i;
 
 	fprintf(f, "%s\n{\"tid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"name\":",
 	    first ? "" : ",", th->tid, th->pid);
@@ -634,8 +637,19 @@ write_thread(struct gecko *g, struct ob *o, uint32_t t,
 	    "\"startTime\":1,\"endTime\":2,\"phase\":3,\"category\":4,"
 	    "\"data\":5},\"data\":[]},\n\"samples\":{\"schema\":{\"stack\":0,"
 	    "\"time\":1,\"responsiveness\":2},\"data\":[", f);
-	for (i = 0; i < n; i++)
-		put_sample(o, rows[i].stack, rows[i].time - g->t0, i > 0);
+}
+
+/* Thread t after its samples' rows: its tables. */
+static void
+thread_tables(struct gecko *g, struct ob *o, uint32_t t)
+{
+	static const char kframe[] = ",false,0,null,null,null,null,1,0]";
+	static const char uframe[] = ",false,0,null,null,null,null,0,0]";
+	const struct thread *th = &g->threads[t];
+	FILE *f = o->f;
+	char b[24], *d;
+	size_t i;
+
 	ob_flush(o);
 	fprintf(f, "]},\n\"frameTable\":{\"schema\":%s,\"data\":[",
 	    frame_schema);
@@ -665,6 +679,49 @@ write_thread(struct gecko *g, struct ob *o, uint32_t t,
 	}
 	ob_flush(o);
 	fputs("]}", f);
+}
+
+/* Thread t with its rows (n of them, in time order as they came). */
+static void
+write_thread(struct gecko *g, struct ob *o, uint32_t t,
+    const struct row *rows, size_t n, int first)
+{
+	size_t i;
+
+	thread_head(g, o->f, t, first);
+	for (i = 0; i < n; i++)
+		put_sample(o, rows[i].stack, rows[i].time - g->t0, i > 0);
+	thread_tables(g, o, t);
+}
+
+/*
+ * Thread t written as its rows are read from the temporary file (in
+ * the order written, which is theirs): ROWBUF rows in memory at once.
+ */
+static int
+stream_thread(struct gecko *g, struct ob *o, uint32_t t, struct row *in,
+    int first)
+{
+	uint64_t done = 0, n = 0;
+	size_t got, i;
+
+	if (fseeko(g->rows, 0, SEEK_SET) < 0)
+		return -1;
+	thread_head(g, o->f, t, first);
+	while (done < g->nrows) {
+		got = fread(in, sizeof(*in), ROWBUF, g->rows);
+		if (got == 0)
+			return -1;
+		for (i = 0; i < got; i++)
+			if (in[i].thread == t) {
+				put_sample(o, in[i].stack, in[i].time - g->t0,
+				    n > 0);
+				n++;
+			}
+		done += got;
+	}
+	thread_tables(g, o, t);
+	return ferror(o->f) ? -1 : 0;
 }
 
 /*
@@ -744,8 +801,16 @@ write_all(struct gecko *g, FILE *f)
 	o->n = 0;
 	write_meta(g, f);
 	for (lo = 0; lo < g->nthreads; lo = hi) {
-		/* As many threads as ROWS_MAX rows hold, one at least. */
-		for (hi = lo, sum = 0; hi < g->nthreads && (hi == lo ||
+		if (g->threads[lo].rows > ROWS_STREAM) {
+			if (stream_thread(g, o, lo, in, first) < 0)
+				goto out;
+			first = 0;
+			hi = lo + 1;
+			continue;
+		}
+		/* As many short threads as ROWS_MAX rows hold, one at least. */
+		for (hi = lo, sum = 0; hi < g->nthreads &&
+		    g->threads[hi].rows <= ROWS_STREAM && (hi == lo ||
 		    sum + g->threads[hi].rows <= ROWS_MAX); hi++) {
 			at[hi] = sum;
 			sum += g->threads[hi].rows;

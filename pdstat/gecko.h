@@ -33,14 +33,15 @@ void	gecko_record(struct gecko *, const struct pd_rec *);
 
 /*
  * A sample of ev and its n frames (innermost first), named through sy
- * as it stands (at the sample's time: names.h). 0, or -1 (out of memory, or the temporary
- * file could not be written: errno).
+ * as it stands (at the sample's time: names.h); fr NULL, as for
+ * pprof_sample(): one that did not parse, not in gecko_unknown(). 0, or
+ * -1 (out of memory, or the temporary file could not be written: errno).
  */
 int	gecko_sample(struct gecko *, struct pd_syms *sy,
 	    const struct pd_evsel *ev, const struct pd_sample *s,
 	    const struct pd_frame *fr, size_t n);
 
-/* Samples that had no frame to name: counted in an [unknown] frame. */
+/* Samples that had no frame to name (parsed): in an [unknown] frame. */
 uint64_t	gecko_unknown(const struct gecko *);
 
 /*

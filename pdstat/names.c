@@ -4,10 +4,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
+#include "libcommon/stream/samplehead.h"
 #include "libcommon/sym/symbols.h"
 #include "libcommon/sym/symq.h"
 #include "libcommon/sym/unwind.h"
@@ -29,10 +31,46 @@ struct names {
 	struct pprof	*pp;
 	struct gecko	*gk;
 	uint64_t	 bad;		/* samples that do not parse */
+	uint64_t	 unparsed;	/* of them, counted as [unknown] */
 	int		 oom;		/* a sample could not be counted */
 	int		 notes;		/* names_note's progress */
 	char		 note[160];
 };
+
+/*
+ * A sample of ev whose body does not parse: the profiles count it in
+ * an [unknown] frame with what its head says (pid and tid, time, cpu,
+ * period: what pdstat's summary counts it by), nothing past the head.
+ * A head cut short says nothing: no thread (-1), the event's period.
+ */
+static void
+names_unparsed(struct names *nm, const struct pd_evsel *ev,
+    const struct pd_rec *rec)
+{
+	struct pd_sample_head h;
+	struct pd_sample s;
+	const char *why;
+
+	memset(&s, 0, sizeof(s));
+	if (pd_sample_head(ev, rec, &h, &why) == 0) {
+		s.type = h.type & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD);
+		s.pid = h.pid;
+		s.tid = h.tid;
+		s.time = h.time;
+		s.cpu = h.cpu;
+		s.period = h.period;
+	}
+	if (!(s.type & PERF_SAMPLE_TID))
+		s.pid = s.tid = UINT32_MAX;
+	nm->unparsed++;
+	if (nm->pp != NULL && pprof_sample(nm->pp, nm->sy, ev, &s, NULL,
+	    0) < 0)
+		nm->oom = 1;
+	if (nm->gk != NULL && gecko_sample(nm->gk, nm->sy, ev, &s, NULL,
+	    0) < 0)
+		nm->oom = 1;
+}
 
 /* A sample come due, with the maps of its time (pd_symq_fn). */
 static void
@@ -41,6 +79,11 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 {
 	struct names *nm = ctx;
 	size_t n = 0;
+
+	if (s == NULL) {
+		names_unparsed(nm, ev, rec);
+		return;
+	}
 
 	/*
 	 * --top names what its keys need: the ip, and with --children
@@ -153,6 +196,7 @@ names_note(struct names *nm)
 {
 	const char *note;
 	unsigned long n;
+	uint64_t counted;
 
 	if (nm->notes == 0 && (note = pd_syms_next_note(nm->sy)) != NULL)
 		return note;
@@ -172,20 +216,35 @@ names_note(struct names *nm)
 			return nm->note;
 		}
 	}
+	/* Those of a known event are in the profiles, as [unknown]. */
+	counted = nm->pp != NULL || nm->gk != NULL ? nm->unparsed : 0;
 	if (nm->notes == 1) {
 		nm->notes = 2;
-		if (nm->bad > 0) {
+		if (counted > 0) {
 			snprintf(nm->note, sizeof(nm->note), "%" PRIu64
-			    " sample%s of no known layout left out of the "
-			    "%s", nm->bad, nm->bad > 1 ? "s" : "",
-			    nm->fl != NULL ? "flame graph" : "profile");
+			    " sample%s of no known layout counted as [unknown] "
+			    "in the profile%s", counted, counted > 1 ? "s" : "",
+			    nm->fl != NULL ? ", left out of the flame graph" :
+			    "");
 			return nm->note;
 		}
 	}
 	if (nm->notes == 2) {
+		nm->notes = 3;
+		if (nm->bad > counted) {
+			snprintf(nm->note, sizeof(nm->note), "%" PRIu64
+			    " sample%s of no known layout left out of the "
+			    "%s", nm->bad - counted, nm->bad - counted > 1 ?
+			    "s" : "", nm->pp == NULL && nm->gk == NULL ?
+			    "flame graph" : nm->fl != NULL ?
+			    "profile and the flame graph" : "profile");
+			return nm->note;
+		}
+	}
+	if (nm->notes == 3) {
 		uint64_t tried, failed;
 
-		nm->notes = 3;
+		nm->notes = 4;
 		if (nm->uw != NULL &&
 		    (pd_unwind_counts(nm->uw, &tried, &failed), failed > 0)) {
 			snprintf(nm->note, sizeof(nm->note), "%" PRIu64 " of %"

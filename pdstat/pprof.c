@@ -813,7 +813,9 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	 * The comm the folded stacks begin with, by their rules; the
 	 * pd_syms' strings stay put, so their addresses find their ids.
 	 */
-	if ((comm = pd_syms_comm(sy, s->pid, s->tid)) != NULL) {
+	if (!(s->type & PERF_SAMPLE_TID)) {
+		/* No thread: no comm to say either (key.comm 0). */
+	} else if ((comm = pd_syms_comm(sy, s->pid, s->tid)) != NULL) {
 		struct cent *c = &pp->ccache[ptr_slot(comm, NULL, 0) &
 		    (CCACHE - 1)];
 
@@ -853,7 +855,8 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	if (n == 0) {
 		if (unknown_location(pp, &pp->ids[0]) < 0)
 			return -1;
-		pp->unknown++;
+		if (frames != NULL)
+			pp->unknown++;
 		n = 1;
 	}
 	if (lset_of(pp, &key, &ls) < 0)

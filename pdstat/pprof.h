@@ -40,7 +40,10 @@ void	pprof_record(struct pprof *, const struct pd_rec *);
 
 /*
  * A sample of ev and its n frames (innermost first), named through sy
- * as it stands (at the sample's time: names.h). 0, or -1 when out of memory.
+ * as it stands (at the sample's time: names.h). fr NULL: a sample whose
+ * body did not parse (s has what its head says), counted in [unknown]
+ * but not in pprof_unknown(): names.c says how many. 0, or -1 when out
+ * of memory.
  */
 int	pprof_sample(struct pprof *, struct pd_syms *sy,
 	    const struct pd_evsel *ev, const struct pd_sample *s,
@@ -53,7 +56,10 @@ int	pprof_sample(struct pprof *, struct pd_syms *sy,
  */
 int	pprof_input_end(struct pprof *, const struct pd_evlist *el);
 
-/* Samples that had no frame to name: counted in an [unknown] frame. */
+/*
+ * Samples that had no frame to name (parsed, no address): counted in
+ * an [unknown] frame.
+ */
 uint64_t	pprof_unknown(const struct pprof *);
 
 /*

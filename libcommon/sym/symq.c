@@ -287,9 +287,15 @@ deliver(struct pd_symq *q, struct ent *e)
 			q->bad++;
 		return;
 	}
-	if ((ev = pd_evlist_for_rec(q->el, &e->rec)) == NULL ||
-	    pd_sample_parse(ev, &e->rec, &s, &why) < 0) {
+	if ((ev = pd_evlist_for_rec(q->el, &e->rec)) == NULL) {
 		e->res.bad = 1;
+		return;
+	}
+	if (pd_sample_parse(ev, &e->rec, &s, &why) < 0) {
+		e->res.bad = 1;
+		/* Its event is known: the tool may still count it. */
+		if (q->fn != NULL)
+			q->fn(q->fn_ctx, ev, &e->rec, NULL);
 		return;
 	}
 	/* Its kernel frames are its host's (a merge of several). */

@@ -52,7 +52,9 @@ void	pd_symq_set_unwind(struct pd_symq *, struct pd_unwind *);
  * order, with the symbolizer in the state of the sample's time, for a
  * tool that resolves in bulk (pd_fold_add_frames). The queue then
  * resolves nothing itself; a sample's res has only `bad`, for one that
- * did not parse (and was not handed to fn).
+ * did not parse: handed to fn with a NULL sample when its event is
+ * known (in its place in time, as far as its head tells it), not at
+ * all when no event has its id.
  */
 typedef void	(*pd_symq_fn)(void *ctx, const struct pd_evsel *,
 		    const struct pd_rec *, const struct pd_sample *);

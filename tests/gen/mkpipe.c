@@ -721,6 +721,38 @@ esc_strings(void)
 }
 
 /*
+ * no-ip: three samples without an address (no IP, no callchain), of
+ * pid 10 tid 11 ("noip"), 1000 each: what the profiles count as
+ * [unknown].
+ */
+static void
+no_ip(void)
+{
+	static const struct fx_attr a = {
+		.type = 1, .size = 128, .period = 1000,
+		.sample_type = ST_TID | ST_TIME | ST_CPU | ST_PERIOD,
+		.flags = FL_DISABLED,
+	};
+	size_t at;
+	int i;
+
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a, NULL, 0);
+	fx_rec_end(&out, fx_comm(&out, 0, 10, 11, "noip"));
+	for (i = 0; i < 3; i++) {
+		at = fx_rec_begin(&out, 9, 2);	/* PERF_RECORD_MISC_USER */
+		fx_u32(&out, 10);
+		fx_u32(&out, 11);
+		fx_u64(&out, 1000 + i);		/* time */
+		fx_u32(&out, 0);		/* cpu, res */
+		fx_u32(&out, 0);
+		fx_u64(&out, 1000);		/* period */
+		fx_rec_end(&out, at);
+	}
+	fx_finished_round(&out);
+}
+
+/*
  * Finding 7: n 16-byte records (SWITCH with a time-only sample_id_all
  * trailer) and no FINISHED_ROUND, their times decreasing ("dec") or
  * random ("rand", a fixed LCG): what makes pdsort's -m cap bite hardest.
@@ -1340,7 +1372,7 @@ static const char *const cases[] = {
 	"zstd-ratio-bomb-be",
 	/* issue 18 findings 4, 7, 8, 11 */
 	"idflood [N]", "esc-strings", "tiny-dec N", "tiny-rand N",
-	"named NAME ID", "no-sia", "tp-kernel a|b", "offcpu-time",
+	"named NAME ID", "no-sia", "no-ip", "tp-kernel a|b", "offcpu-time",
 	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */
 	"sym-file PATH...", "sym-perfmap PID", "sym-spellings N PATH",
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
@@ -1566,6 +1598,8 @@ main(int argc, char **argv)
 		offcpu_time();
 	} else if (strcmp(c, "no-sia") == 0) {
 		no_sia();
+	} else if (strcmp(c, "no-ip") == 0) {
+		no_ip();
 	} else if (strcmp(c, "tp-kernel") == 0 && argc > 2) {
 		tp_kernel(strcmp(argv[2], "b") == 0);
 	/* issue 18, findings 3, 5, 6, 9 (the symbolizer) */

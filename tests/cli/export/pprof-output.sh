@@ -30,6 +30,54 @@ if strings[0] != "" or "cpu-clock" not in strings or "gzip" not in strings:
 print("fields %s, %d strings" % (sorted(seen), len(strings)))
 EOP
 
+# The values: duration_nanos the samples' time span (pddump's times of
+# them), time_nanos the first (no CLOCK_DATA); period_type and period
+# the first event's (cpu-clock at -F 2000: 500000 ns a sample), the
+# default sample type its period one; a Mapping's has_* flags as its
+# Locations show them: line numbers (and file names) where a Line has
+# one, functions where one is named (and only for a file that is there),
+# no inlined frames without --inline.
+pddump -t SAMPLE "$f" 2> /dev/null |
+	sed -n 's/.* SAMPLE .* time=\([0-9]*\) .*/\1/p' > times.txt
+[ -s times.txt ] || fail "pddump -t SAMPLE: no times"
+PYTHONPATH=$PD_TOP/tests/cli/export python3 - p.pb.gz times.txt <<'EOP' || exit 1
+import sys
+from pb import decode
+p = decode(sys.argv[1])
+times = [int(t) for t in open(sys.argv[2])]
+want = {"time_nanos": min(times), "duration_nanos": max(times) - min(times),
+        "period_type": ("cpu-clock", "nanoseconds"), "period": 500000}
+for k, v in want.items():
+    if p.get(k) != v:
+        sys.exit("FAIL: %s %r, not %r" % (k, p.get(k), v))
+if p["strings"][p["default_sample_type"]] != "cpu-clock" or \
+        p["sample_type"][:2] != [("cpu-clock_samples", "count"),
+                                 ("cpu-clock", "nanoseconds")]:
+    sys.exit("FAIL: default_sample_type %r of %r" % (
+        p["strings"][p["default_sample_type"]], p["sample_type"]))
+flags = {}
+for m in p["mappings"]:
+    mid, name = m[1], p["strings"][m.get(5, 0)]
+    locs = [l for l, mm in p["loc_mapping"].items() if mm == mid]
+    fns = [f for l in locs for f in p["locations"][l]]
+    named = any(not p["functions"][f].startswith("[") for f in fns)
+    lines = any(n > 0 for l in locs for n in p["loc_lines"][l])
+    has = {k: m.get(n, 0) for k, n in (("functions", 7), ("filenames", 8),
+                                        ("line_numbers", 9), ("inline", 10))}
+    if has["line_numbers"] != lines or has["filenames"] != lines or \
+            has["inline"] or (named and not has["functions"]) or \
+            (has["functions"] and not name.startswith("/")) or \
+            (has["functions"] and name.endswith("(deleted)")):
+        sys.exit("FAIL: mapping %s: %r; named %r, lines %r" % (name, has,
+                                                               named, lines))
+    flags[name] = has
+# Lines need debug info, which a host may lack; symbols are there.
+if not any(h["functions"] for h in flags.values()):
+    sys.exit("FAIL: no mapping has functions: %r" % flags)
+print("duration %d ns, period %d, %d mappings' flags as their locations" %
+      (p["duration_nanos"], p["period"], len(flags)))
+EOP
+
 # Standard output: the profile; the summary on stderr.
 pdstat --pprof - "$f" > out.pb.gz 2> err.txt || fail "--pprof -: $(cat err.txt)"
 gzip -t out.pb.gz || fail "--pprof -: not gzip"
