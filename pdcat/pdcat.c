@@ -263,8 +263,9 @@ join_status(struct joiner *j, struct pd_reader *rd, int how)
 }
 
 /*
- * Every input's attrs, features and tracing data, joined, before any
- * input's other records, each input's first other record kept for
+ * Every input's head (attrs, features, names, tracing data), joined,
+ * before any input's other records, each input's first other record
+ * kept for
  * join_input: perf 6.1 reads one tracing data record and gives formats
  * only to the tracepoint events it knows by then, so the join's one
  * record (pd_join_tracing) goes after every input's attrs. Exit status,
@@ -285,9 +286,7 @@ prime_all(struct joiner *j, char **inputs)
 		if (open_input(j, inputs[i], i) == NULL)
 			return PD_EXIT_DATA;
 		while ((r = pd_reader_next(in->rd, &in->rec)) > 0) {
-			if (in->rec.type != PD_RECORD_HEADER_ATTR &&
-			    in->rec.type != PD_RECORD_HEADER_FEATURE &&
-			    in->rec.type != PD_RECORD_HEADER_TRACING_DATA) {
+			if (!pd_join_head(in->rec.type)) {
 				in->pending = 1;
 				break;
 			}

@@ -146,10 +146,11 @@ queue_failed:
 }
 
 /*
- * Input i's attrs, features and tracing data, handled, up to its first
- * other record, which is kept (its reader not moved on): then every
- * input's host and clock are known before any time is queued, and the
- * one tracing data record goes after every attr (merge_tracing).
+ * Input i's head (attrs, features, names, tracing data: pd_join_head),
+ * handled, up to its first other record, which is kept (its reader not
+ * moved on): then every input's host and clock are known before any
+ * time is queued, and the one tracing data record goes after every
+ * attr (merge_tracing).
  */
 static int
 prime(struct merge *m, unsigned i)
@@ -158,9 +159,7 @@ prime(struct merge *m, unsigned i)
 	int r;
 
 	while ((r = pd_reader_next(s->rd, &s->rec)) > 0) {
-		if (s->rec.type != PD_RECORD_HEADER_ATTR &&
-		    s->rec.type != PD_RECORD_HEADER_FEATURE &&
-		    s->rec.type != PD_RECORD_HEADER_TRACING_DATA) {
+		if (!pd_join_head(s->rec.type)) {
 			s->pending = 1;
 			return M_OK;
 		}

@@ -494,6 +494,15 @@ pd_join_hold_tracing(struct pd_join *j)
 }
 
 int
+pd_join_head(uint32_t type)
+{
+	return type == PD_RECORD_HEADER_ATTR ||
+	    type == PD_RECORD_HEADER_FEATURE ||
+	    type == PD_RECORD_EVENT_UPDATE ||
+	    type == PD_RECORD_HEADER_TRACING_DATA;
+}
+
+int
 pd_join_tracing(struct pd_join *j, struct pd_rec *rec,
     const unsigned char **blob, size_t *len)
 {

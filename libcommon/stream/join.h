@@ -67,11 +67,18 @@ int	pd_join_names(struct pd_join *, unsigned in, struct pd_reader *rd);
 
 /*
  * Holds the inputs' tracing data until pd_join_tracing: a tool that
- * reads every input's attrs and tracing data before their other
- * records calls it first, so that the output has one tracing data
- * record, written after every attr, as perf 6.1 needs.
+ * reads every input's head (pd_join_head) before their other records
+ * calls it first, so that the output has one tracing data record,
+ * written after every attr, as perf 6.1 needs.
  */
 void	pd_join_hold_tracing(struct pd_join *);
+
+/*
+ * 1 when a record of this type belongs to an input's head: attrs,
+ * features, event names (EVENT_UPDATE) and tracing data, which perf
+ * and the reader of a file-mode input put before everything else.
+ */
+int	pd_join_head(uint32_t type);
 
 /*
  * Ends the hold: the one HEADER_TRACING_DATA for the tracing data held,

@@ -6,7 +6,8 @@
 # crashed on the later input's samples). pdcat now reads every input's
 # attrs and tracing data first and writes one tracing data record after
 # them: the first input's when the others add no format (pdcat a a),
-# else one with every input's formats (other tracepoints on each). Then
+# else one with every input's formats (other tracepoints on each, and a
+# file perf record wrote). Then
 # perf script prints every sample with its comm, event and fields, perf
 # report -D counts them, pddump formats them (tracing.inc). A tracing
 # data that comes after an input's samples and adds formats can only
@@ -31,15 +32,29 @@ rec() {		# NAME EVENTS: a recording of a shell running dd and sleep
 rec a cpu-clock,sched:sched_switch
 rec c cpu-clock,sched:sched_wakeup,sched:sched_process_exec
 
+# a a: the second a's records have the first's times, so perf, which
+# reads by time, delivers them after the first's ("out of order
+# events"), when a thread has the comm the first a left it: no comms.
 for ins in "a a" "a c" "c a"; do
 	set -- $ins
 	pdcat $1.data $2.data > j.data 2> err.txt ||
 		fail "pdcat $ins: $(cat err.txt)"
 	[ -s err.txt ] && fail "pdcat $ins said: $(cat err.txt)"
+	comms=yes
+	[ $1 = $2 ] && comms=no
 	check j.data $1.data "" $2.data ""
 done
+comms=yes
 pddump j.data | grep ' TRACING_DATA .* nr_events=3$' > /dev/null ||
 	fail "c a: tracing data without both inputs' formats"
+# perf's own file mode: the reader gives its EVENT_DESC as EVENT_UPDATE
+# names before its tracing data, which is still in the head.
+perf record -q -B -o f.data -e sched:sched_switch -- sh -c 'dd \
+    if=/dev/zero of=/dev/null bs=64 count=100000 2>/dev/null; sleep 0.01' \
+    2> err.txt || fail "perf record: $(cat err.txt)"
+pdcat c.data f.data > j.data 2> err.txt || fail "pdcat c f: $(cat err.txt)"
+[ -s err.txt ] && fail "pdcat c f said: $(cat err.txt)"
+check j.data c.data "" f.data ""
 
 # c's tracing data moved after its first sample: too late for the one
 # record; written as a second, said, and pddump still formats c's
