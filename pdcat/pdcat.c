@@ -69,7 +69,16 @@ usage(FILE *f, int status)
 	exit(status);
 }
 
+/* An input, opened (by prime_all when there are several). */
+struct input {
+	struct pd_reader *rd;
+	struct pd_rec	 rec;		/* read by prime_all, not yet joined */
+	int		 pending;
+	int		 ended;		/* nothing after the attrs */
+};
+
 struct joiner {
+	struct input	*in;
 	struct pd_join	*join;		/* ids, names, tracing formats */
 	struct pd_writer *w;		/* the output, through z with -z */
 	struct pd_zenc	*z;
@@ -122,6 +131,17 @@ enum {
 	JOIN_WRITE		/* the output failed (errno) */
 };
 
+/* A record and the payload the join read for it: 0, -1 (errno). */
+static int
+put_blob(struct joiner *j, const struct pd_rec *rec,
+    const unsigned char *blob, size_t len)
+{
+	if (put_rec(j, rec) < 0)
+		return -1;
+	return (j->z != NULL ? pd_zenc_plain(j->z, blob, len) :
+	    pd_writer_put(j->w, blob, len)) < 0 ? -1 : 0;
+}
+
 /*
  * One record of input i, through the join when there are several.
  * Inlined in both callers: the loop of join_input() runs it per record.
@@ -132,7 +152,7 @@ join_rec(struct joiner *j, int i, struct pd_reader *rd, struct pd_rec *rec)
 	const unsigned char *blob = NULL;
 	struct pd_err err;
 	size_t len = 0;
-	int r;
+	int r = 0;
 
 	if (j->decompress && pd_feat_id(rec) == PD_FEAT_COMPRESSED)
 		return JOIN_OK;
@@ -153,13 +173,10 @@ join_rec(struct joiner *j, int i, struct pd_reader *rd, struct pd_rec *rec)
 			return JOIN_BAD;
 		}
 	}
-	if (blob != NULL) {
-		if (put_rec(j, rec) < 0 || (j->z != NULL ?
-		    pd_zenc_plain(j->z, blob, len) :
-		    pd_writer_put(j->w, blob, len)) < 0)
-			return JOIN_WRITE;
-		return JOIN_OK;
-	}
+	if (r == 2)
+		pd_print_err(&err);	/* a warning: written all the same */
+	if (blob != NULL)
+		return put_blob(j, rec, blob, len) < 0 ? JOIN_WRITE : JOIN_OK;
 	if (j->z != NULL && rec->payload == 0)
 		return pd_zenc_rec(j->z, rec) < 0 ? JOIN_WRITE : JOIN_OK;
 	/* Payloads go plain, after the pending chunk. */
@@ -215,31 +232,104 @@ say_filtered(const struct filter *f, const char *name)
 	    "kept %" PRIu64, name, dropped, seen, seen - dropped);
 }
 
+/* Input i's reader, opened; NULL when that failed (said). */
+static struct pd_reader *
+open_input(struct joiner *j, const char *path, int i)
+{
+	struct pd_err err;
+
+	j->in[i].rd = pd_reader_open(path,
+	    j->decompress || j->z != NULL ? PD_RD_DECOMPRESS : 0, &err);
+	if (j->in[i].rd == NULL) {
+		pd_print_err(&err);
+		return NULL;
+	}
+	pd_interrupt_watch(j->in[i].rd);
+	return j->in[i].rd;
+}
+
+/* What a record's JOIN_ says, as an exit status (-1: output failed). */
+static int
+join_status(struct joiner *j, struct pd_reader *rd, int how)
+{
+	if (how == JOIN_WRITE)
+		return -1;
+	if (how == JOIN_READ) {
+		if (flush_out(j->w, j->z) < 0)
+			return -1;
+		pd_print_err(pd_reader_err(rd));
+	}
+	return how == JOIN_OK ? PD_EXIT_OK : PD_EXIT_DATA;
+}
+
+/*
+ * Every input's head (attrs, features, names, tracing data), joined,
+ * before any input's other records, each input's first other record
+ * kept for
+ * join_input: perf 6.1 reads one tracing data record and gives formats
+ * only to the tracepoint events it knows by then, so the join's one
+ * record (pd_join_tracing) goes after every input's attrs. Exit status,
+ * or -1 when the output failed.
+ */
+static int
+prime_all(struct joiner *j, char **inputs)
+{
+	const unsigned char *blob;
+	struct input *in;
+	struct pd_rec rec;
+	size_t len;
+	int i, r, how = JOIN_OK;
+
+	pd_join_hold_tracing(j->join);
+	for (i = 0; i < j->ninputs && !pd_interrupted(); i++) {
+		in = &j->in[i];
+		if (open_input(j, inputs[i], i) == NULL)
+			return PD_EXIT_DATA;
+		while ((r = pd_reader_next(in->rd, &in->rec)) > 0) {
+			if (!pd_join_head(in->rec.type)) {
+				in->pending = 1;
+				break;
+			}
+			if ((how = join_rec(j, i, in->rd, &in->rec)) !=
+			    JOIN_OK)
+				return join_status(j, in->rd, how);
+		}
+		if (r < 0)
+			return join_status(j, in->rd, JOIN_READ);
+		in->ended = r == 0;
+	}
+	if ((r = pd_join_tracing(j->join, &rec, &blob, &len)) < 0) {
+		pd_warnx("out of memory");
+		return PD_EXIT_DATA;
+	}
+	if (r > 0 && put_blob(j, &rec, blob, len) < 0)
+		return -1;
+	return PD_EXIT_OK;
+}
+
 /* Input i, whole. Its exit status, or -1 when the output failed. */
 static int
 join_input(struct joiner *j, const char *path, int i)
 {
-	struct pd_err err;
+	struct input *in = &j->in[i];
 	struct pd_reader *rd;
 	struct pd_rec rec;
 	const char *what;
 	unsigned dropped;
-	int r, how = JOIN_OK;
+	int r = 1, how = JOIN_OK;
 
-	rd = pd_reader_open(path,
-	    j->decompress || j->z != NULL ? PD_RD_DECOMPRESS : 0, &err);
-	if (rd == NULL) {
-		pd_print_err(&err);
+	if ((rd = in->rd) == NULL && (rd = open_input(j, path, i)) == NULL)
 		return PD_EXIT_DATA;
-	}
-	pd_interrupt_watch(rd);
 	if (j->filter != NULL && filter_start(j->filter) < 0) {
-		pd_reader_close(rd);
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
+	if (in->pending)
+		how = j->filter == NULL ? join_rec(j, i, rd, &in->rec) :
+		    filter_join(j, i, rd, &in->rec);
 	/* Without filters the loop stays as tight as it was. */
-	while ((r = pd_reader_next(rd, &rec)) > 0 &&
+	while (how == JOIN_OK && !in->ended &&
+	    (r = pd_reader_next(rd, &rec)) > 0 &&
 	    (how = j->filter == NULL ? join_rec(j, i, rd, &rec) :
 	    filter_join(j, i, rd, &rec)) == JOIN_OK)
 		;
@@ -247,10 +337,8 @@ join_input(struct joiner *j, const char *path, int i)
 	if (how == JOIN_OK)
 		how = filter_join(j, i, rd, NULL);
 	pd_join_end(j->join, i);
-	if (how == JOIN_WRITE) {
-		pd_reader_close(rd);
+	if (how == JOIN_WRITE)
 		return -1;
-	}
 	if (r < 0 || how == JOIN_READ) {
 		if (flush_out(j->w, j->z) < 0)
 			return -1;
@@ -264,6 +352,7 @@ join_input(struct joiner *j, const char *path, int i)
 		    "(last: %s)", pd_reader_name(rd), dropped,
 		    dropped > 1 ? "s" : "", what);
 	pd_reader_close(rd);
+	in->rd = NULL;
 	return how == JOIN_BAD ? PD_EXIT_DATA : PD_EXIT_OK;
 }
 
@@ -373,7 +462,8 @@ main(int argc, char **argv)
 	pd_interrupt_init();
 	if (pd_output_open(&out, outpath) < 0)
 		return PD_EXIT_USAGE;
-	if ((j.w = pd_writer_new(out.fd)) == NULL ||
+	if ((j.in = calloc(j.ninputs, sizeof(*j.in))) == NULL ||
+	    (j.w = pd_writer_new(out.fd)) == NULL ||
 	    (j.join = pd_join_new(j.ninputs, put_rec, &j)) == NULL ||
 	    (level > 0 && (j.z = pd_zenc_new(j.w, level, ztype)) == NULL)) {
 		pd_warnx("out of memory");
@@ -381,12 +471,17 @@ main(int argc, char **argv)
 	}
 	if (pd_writer_header(j.w) < 0)
 		goto write_failed;
+	if (j.ninputs > 1 && (status = prime_all(&j, inputs)) < 0)
+		goto write_failed;
 	for (i = 0; i < j.ninputs && status == PD_EXIT_OK &&
 	    !pd_interrupted(); i++)
 		if ((status = join_input(&j, inputs[i], i)) < 0)
 			goto write_failed;
 	if (pd_zenc_free(j.z) < 0 || pd_writer_free(j.w) < 0)
 		goto write_failed;
+	for (i = 0; i < j.ninputs; i++)
+		pd_reader_close(j.in[i].rd);
+	free(j.in);
 	pd_join_free(j.join);
 	filter_free(j.filter);
 	/* Stopped by the user: what was read is written, and kept. */

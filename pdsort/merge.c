@@ -112,6 +112,8 @@ handle(struct merge *m, unsigned i, struct pd_rec *rec)
 		pd_print_err(&err);
 		return M_BAD;
 	}
+	if (r == 2)
+		pd_print_err(&err);	/* a warning: written all the same */
 	/* On the merged axis (merge_clocks set the input's offset). */
 	ts = pd_join_time(m->join);
 	if (ts != 0 && ts != UINT64_MAX) {
@@ -144,9 +146,11 @@ queue_failed:
 }
 
 /*
- * Input i's attrs and features, handled, up to its first other record,
- * which is kept (its reader not moved on): then every input's host and
- * clock are known before any time is queued.
+ * Input i's head (attrs, features, names, tracing data: pd_join_head),
+ * handled, up to its first other record, which is kept (its reader not
+ * moved on): then every input's host and clock are known before any
+ * time is queued, and the one tracing data record goes after every
+ * attr (merge_tracing).
  */
 static int
 prime(struct merge *m, unsigned i)
@@ -155,8 +159,7 @@ prime(struct merge *m, unsigned i)
 	int r;
 
 	while ((r = pd_reader_next(s->rd, &s->rec)) > 0) {
-		if (s->rec.type != PD_RECORD_HEADER_ATTR &&
-		    s->rec.type != PD_RECORD_HEADER_FEATURE) {
+		if (!pd_join_head(s->rec.type)) {
 			s->pending = 1;
 			return M_OK;
 		}
@@ -300,6 +303,28 @@ merge_clocks(struct merge *m, const struct clock_offset *off, unsigned noff)
 	return hosts_apart(m);
 }
 
+/*
+ * The inputs' tracing data, held while they were primed, as the one
+ * record perf 6.1 reads (pd_join_tracing).
+ */
+static int
+merge_tracing(struct merge *m)
+{
+	const unsigned char *blob;
+	struct pd_rec rec;
+	size_t len;
+	int r;
+
+	if ((r = pd_join_tracing(m->join, &rec, &blob, &len)) < 0) {
+		pd_warnx("out of memory");
+		return M_BAD;
+	}
+	if (r > 0 && (pd_writer_rec(m->w, &rec) < 0 ||
+	    pd_writer_put(m->w, blob, len) < 0))
+		die_write(m);
+	return M_OK;
+}
+
 /* The open input whose round limit is lowest, or -1 when all ended. */
 static int
 next_input(const struct merge *m)
@@ -378,10 +403,13 @@ merge(char **paths, unsigned n, struct pd_writer *w, struct pd_ordered *q,
 		}
 		pd_interrupt_watch(m.src[i].rd);
 	}
+	pd_join_hold_tracing(m.join);
 	for (i = 0; i < n && r == M_OK; i++)
 		r = prime(&m, i);
 	if (r == M_OK)
 		r = merge_clocks(&m, off, noff);
+	if (r == M_OK)
+		r = merge_tracing(&m);
 	while (r != M_BAD && (in = next_input(&m)) >= 0 && !pd_interrupted())
 		r = read_round(&m, in);
 	if (pd_ordered_final(q) < 0) {

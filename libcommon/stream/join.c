@@ -90,8 +90,16 @@ struct pd_join {
 	uint64_t	 time;		/* the last record's, or 0 */
 	int		 nomem;
 	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
+	const char	*tf_why;	/* one of them did not parse: why */
 	unsigned char	*blob;		/* this input's tracing data */
 	size_t		 blob_cap;
+	/* The one tracing data perf reads (join_tracing). */
+	int		 hold;		/* held until pd_join_tracing */
+	int		 written;	/* a HEADER_TRACING_DATA went out */
+	int		 combine;	/* held ones add to the first's formats */
+	unsigned char	*held;		/* the first one held */
+	size_t		 held_len, held_cap;
+	unsigned char	 tdrec[16];	/* its record */
 	pd_join_put_fn	 put;
 	void		*ctx;
 	unsigned char	 scratch[PD_REC_MAX + 1];
@@ -139,6 +147,7 @@ pd_join_free(struct pd_join *j)
 	pd_idmap_free(&j->owners);
 	pd_tracefmt_free(j->tf);
 	free(j->blob);
+	free(j->held);
 	free(j);
 }
 
@@ -285,11 +294,30 @@ desc_update(void *ctx, uint32_t idx, const char *name, size_t len,
  * the first one's format, whatever the name. Renumbering tracepoints
  * would mean rewriting the tracing data, every tracepoint attr and every
  * RAW common_type; such a join is refused instead. So a joined input's
- * tracing data is read whole (into j->blob, *len bytes) before it is
- * written, its formats checked against the earlier inputs', and added
- * to them. Returns 0, -1 on a read error (the reader's), or 1 with `msg`
- * saying why the join is refused.
+ * tracing data is read whole (into j->blob) before it is written, and
+ * its formats checked against the earlier inputs'.
+ *
+ * perf 6.1 reads one HEADER_TRACING_DATA: at a second one it stops
+ * ("tracing data size mismatch", its byte count is never reset), and
+ * it gives a format only to the events it knows when it reads that one
+ * (a tracepoint event of a later HEADER_ATTR has none, and perf script
+ * crashes on its samples). Hence (join_tracing's TD_ outcomes):
+ *  - while held (pd_join_hold_tracing: the tool reads every input's
+ *    attrs and tracing data first), each one is only checked and
+ *    kept; pd_join_tracing then gives the one record: the first as
+ *    read when the others add no format, else one blob with all of
+ *    them (pd_tracefmt_build);
+ *  - after that, one that adds no format (the same kernel's) is left
+ *    out; one that does is written, a second record that perf cannot
+ *    read but pdtools can (TD_LATE: the tool says so).
  */
+enum {
+	TD_WRITE,	/* write it: the first */
+	TD_NONE,	/* nothing to write: held, or adds nothing */
+	TD_LATE,	/* write it, a second one */
+	TD_REFUSE	/* msg says why */
+};
+
 static int
 same_name(const struct pd_tf_event *a, const struct pd_tf_event *b)
 {
@@ -297,24 +325,13 @@ same_name(const struct pd_tf_event *a, const struct pd_tf_event *b)
 	    strcmp(a->system, b->system) == 0;
 }
 
+/* The payload of rec into j->blob, *len bytes: 0, -1 read error. */
 static int
-join_tracing(struct pd_join *j, struct pd_reader *rd, const struct pd_rec *rec,
-    size_t *len, char *msg, size_t msglen)
+read_blob(struct pd_join *j, struct pd_reader *rd, size_t *len)
 {
-	const struct pd_tf_event *e, *o;
 	const unsigned char *p;
-	struct pd_tracefmt *tf;
-	const char *why;
 	ssize_t n;
-	size_t i;
 
-	*len = 0;
-	if (rec->payload > PD_TRACEFMT_MAX) {
-		snprintf(msg, msglen, "tracing data of %" PRIu64 " bytes is "
-		    "too large to check against the other inputs'",
-		    rec->payload);
-		return 1;
-	}
 	while ((n = pd_reader_payload(rd, &p)) > 0) {
 		if (*len + n > j->blob_cap) {
 			size_t cap = j->blob_cap ? j->blob_cap : 65536;
@@ -322,51 +339,214 @@ join_tracing(struct pd_join *j, struct pd_reader *rd, const struct pd_rec *rec,
 
 			while (cap < *len + n)
 				cap *= 2;
-			if ((b = realloc(j->blob, cap)) == NULL)
-				goto nomem;
+			if ((b = realloc(j->blob, cap)) == NULL) {
+				j->nomem = 1;
+				return 0;
+			}
 			j->blob = b;
 			j->blob_cap = cap;
 		}
 		memcpy(j->blob + *len, p, n);
 		*len += n;
 	}
-	if (n < 0)
-		return -1;
-	if (j->tf == NULL) {
-		if ((j->tf = pd_tracefmt_new()) == NULL)
-			goto nomem;
-		if (pd_tracefmt_add(j->tf, j->blob, *len, &why) == 0)
-			(void)pd_tracefmt_finish(j->tf, &why);
-		return 0;
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * TD_REFUSE when tf's formats cannot sit beside the earlier ones (msg
+ * says why); else whether tf adds a format to them: 1 or 0. `parsed`:
+ * tf's whole blob parsed, its byte order and long size with it.
+ */
+static int
+check_tracing(const struct pd_join *j, const struct pd_tracefmt *tf,
+    int parsed, char *msg, size_t msglen)
+{
+	const struct pd_tf_event *e, *o;
+	size_t i;
+	int adds = 0;
+
+	if (parsed && j->tf_why == NULL && (pd_tracefmt_big_endian(tf) !=
+	    pd_tracefmt_big_endian(j->tf) || pd_tracefmt_long_size(tf) !=
+	    pd_tracefmt_long_size(j->tf))) {
+		snprintf(msg, msglen, "tracing data of a %s-endian machine "
+		    "with %u-byte longs here but %s-endian with %u-byte "
+		    "longs in an earlier input: cannot join them",
+		    pd_tracefmt_big_endian(tf) ? "big" : "little",
+		    pd_tracefmt_long_size(tf), pd_tracefmt_big_endian(j->tf) ?
+		    "big" : "little", pd_tracefmt_long_size(j->tf));
+		return TD_REFUSE;
 	}
-	if ((tf = pd_tracefmt_new()) == NULL)
-		goto nomem;
-	if (pd_tracefmt_add(tf, j->blob, *len, &why) == 0)
-		(void)pd_tracefmt_finish(tf, &why);
 	for (i = 0; i < pd_tracefmt_nevents(tf); i++) {
 		e = pd_tracefmt_event_at(tf, i);
-		if ((o = pd_tracefmt_event(j->tf, e->id)) == NULL ||
-		    pd_tf_event_same(e, o))
+		if ((o = pd_tracefmt_event(j->tf, e->id)) == NULL) {
+			adds = 1;
+			continue;
+		}
+		if (pd_tf_event_same(e, o))
 			continue;
 		snprintf(msg, msglen, "tracepoint id %" PRIu32 " is %s:%s "
 		    "here but %s:%s%s in an earlier input (another kernel): "
 		    "cannot join them", e->id, e->system, e->name, o->system,
 		    o->name, same_name(e, o) ?
 		    " of another format" : "");
+		return TD_REFUSE;
+	}
+	return adds;
+}
+
+/* A blob of len bytes in j->blob while held: kept, or its formats. */
+static int
+hold_tracing(struct pd_join *j, size_t len, int adds, char *msg,
+    size_t msglen)
+{
+	unsigned char *b;
+	size_t cap;
+
+	if (j->held_len == 0) {
+		/* The first: its bytes are kept by trading buffers. */
+		b = j->held;
+		cap = j->held_cap;
+		j->held = j->blob;
+		j->held_cap = j->blob_cap;
+		j->held_len = len;
+		j->blob = b;
+		j->blob_cap = cap;
+		return TD_NONE;
+	}
+	if (!adds)
+		return TD_NONE;
+	if (j->tf_why != NULL) {
+		snprintf(msg, msglen, "tracing data: %s: its formats cannot "
+		    "be combined with the other inputs'", j->tf_why);
+		return TD_REFUSE;
+	}
+	j->combine = 1;
+	return TD_NONE;
+}
+
+static int
+join_tracing(struct pd_join *j, struct pd_reader *rd, const struct pd_rec *rec,
+    size_t *len, char *msg, size_t msglen)
+{
+	struct pd_tracefmt *tf;
+	const char *why = NULL;
+	int adds;
+
+	*len = 0;
+	if (rec->payload > PD_TRACEFMT_MAX) {
+		snprintf(msg, msglen, "tracing data of %" PRIu64 " bytes is "
+		    "too large to check against the other inputs'",
+		    rec->payload);
+		return TD_REFUSE;
+	}
+	if (read_blob(j, rd, len) < 0)
+		return -1;
+	if (j->nomem || (tf = pd_tracefmt_new()) == NULL)
+		goto nomem;
+	/* why is set on failure only. */
+	if (pd_tracefmt_add(tf, j->blob, *len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0) {
+		if (why == NULL)
+			why = "out of memory";
+	} else
+		why = NULL;
+	if (j->tf == NULL) {
+		j->tf = tf;
+		j->tf_why = why;
+		adds = 1;
+	} else {
+		/* One that does not parse may add what cannot be seen. */
+		if ((adds = check_tracing(j, tf, why == NULL, msg,
+		    msglen)) == TD_REFUSE) {
+			pd_tracefmt_free(tf);
+			return TD_REFUSE;
+		}
 		pd_tracefmt_free(tf);
-		return 1;
+		if (why != NULL || j->tf_why != NULL)
+			adds = 1;
+		if (why != NULL && j->tf_why == NULL)
+			j->tf_why = why;
+		if (adds && pd_tracefmt_add(j->tf, j->blob, *len, &why) < 0) {
+			snprintf(msg, msglen, "tracing data: %s", why);
+			return TD_REFUSE;
+		}
+		if (adds && pd_tracefmt_finish(j->tf, &why) < 0 &&
+		    j->tf_why == NULL)
+			j->tf_why = why != NULL ? why : "out of memory";
 	}
-	pd_tracefmt_free(tf);
-	if (pd_tracefmt_add(j->tf, j->blob, *len, &why) < 0) {
-		snprintf(msg, msglen, "tracing data: %s", why);
-		return 1;
+	if (j->hold)
+		return hold_tracing(j, *len, adds, msg, msglen);
+	if (!j->written) {
+		j->written = 1;
+		return TD_WRITE;
 	}
-	(void)pd_tracefmt_finish(j->tf, &why);
-	return 0;
+	return adds ? TD_LATE : TD_NONE;
 
 nomem:
 	j->nomem = 1;
-	return 0;
+	return TD_NONE;
+}
+
+void
+pd_join_hold_tracing(struct pd_join *j)
+{
+	j->hold = 1;
+}
+
+int
+pd_join_head(uint32_t type)
+{
+	return type == PD_RECORD_HEADER_ATTR ||
+	    type == PD_RECORD_HEADER_FEATURE ||
+	    type == PD_RECORD_EVENT_UPDATE ||
+	    type == PD_RECORD_HEADER_TRACING_DATA;
+}
+
+int
+pd_join_tracing(struct pd_join *j, struct pd_rec *rec,
+    const unsigned char **blob, size_t *len)
+{
+	struct pd_tracefmt *base;
+	const char *why;
+	size_t n = 0;
+
+	j->hold = 0;
+	if (j->held_len == 0)
+		return 0;
+	*blob = j->held;
+	*len = j->held_len;
+	if (j->combine) {
+		/* The first's parts (pd_tracefmt_build), everyone's events. */
+		if ((base = pd_tracefmt_new()) != NULL &&
+		    pd_tracefmt_add(base, j->held, j->held_len, &why) == 0 &&
+		    pd_tracefmt_finish(base, &why) == 0)
+			n = pd_tracefmt_build(base, j->tf, NULL, 0);
+		if (n > j->blob_cap) {
+			unsigned char *b = realloc(j->blob, n);
+
+			if (b == NULL)
+				n = 0;
+			else {
+				j->blob = b;
+				j->blob_cap = n;
+			}
+		}
+		if (n == 0 || n > UINT32_MAX) {
+			pd_tracefmt_free(base);
+			return -2;
+		}
+		pd_tracefmt_build(base, j->tf, j->blob, n);
+		pd_tracefmt_free(base);
+		*blob = j->blob;
+		*len = n;
+	}
+	j->held_len = 0;
+	j->combine = 0;
+	j->written = 1;
+	pd_record_header_tracing_data_build(j->tdrec, sizeof(j->tdrec), 0,
+	    (uint32_t)*len, 0);
+	pd_rec_view(rec, j->tdrec);
+	return 1;
 }
 
 /* Bad input at `offset` of rd: err says why. */
@@ -745,9 +925,18 @@ renumber:
 		}
 		if (j->nomem)
 			return -2;
-		if (r > 0)
+		if (r == TD_REFUSE)
 			return join_bad(rd, rec->offset, msg, err);
+		if (r == TD_NONE)
+			return 1;
 		*blob = j->blob;
+		if (r == TD_LATE) {
+			(void)join_bad(rd, rec->offset, "tracing data with "
+			    "formats that the one written before lacks: "
+			    "written as a second one, where perf 6.1 stops "
+			    "reading (pdtools read on)", err);
+			return 2;
+		}
 	}
 	return 0;
 }

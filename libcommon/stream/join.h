@@ -6,10 +6,12 @@
  * event gets PERF_SAMPLE_IDENTIFIER (perf finds every record's event by
  * the first attr's layout, which only IDENTIFIER makes the same for
  * all), a later input's EVENT_DESC becomes EVENT_UPDATE NAME records
- * (EVENT_DESC names by index, which in a join is another input's), and
+ * (EVENT_DESC names by index, which in a join is another input's),
  * tracing data whose tracepoint ids mean other tracepoints than an
- * earlier input's is refused. Each input keeps its own layouts: records
- * are read by their reader's evlist.
+ * earlier input's is refused, and the output has one tracing data
+ * record where it can (perf 6.1 reads only one: pd_join_hold_tracing).
+ * Each input keeps its own layouts: records are read by their reader's
+ * evlist.
  */
 #ifndef PD_JOIN_H
 #define PD_JOIN_H
@@ -63,6 +65,31 @@ void	pd_join_set_clock(struct pd_join *, unsigned in, int64_t offset);
  */
 int	pd_join_names(struct pd_join *, unsigned in, struct pd_reader *rd);
 
+/*
+ * Holds the inputs' tracing data until pd_join_tracing: a tool that
+ * reads every input's head (pd_join_head) before their other records
+ * calls it first, so that the output has one tracing data record,
+ * written after every attr, as perf 6.1 needs.
+ */
+void	pd_join_hold_tracing(struct pd_join *);
+
+/*
+ * 1 when a record of this type belongs to an input's head: attrs,
+ * features, event names (EVENT_UPDATE) and tracing data, which perf
+ * and the reader of a file-mode input put before everything else.
+ */
+int	pd_join_head(uint32_t type);
+
+/*
+ * Ends the hold: the one HEADER_TRACING_DATA for the tracing data held,
+ * in *rec with its *len bytes of payload at *blob (valid until the next
+ * call): the first input's as read when the others add no format to
+ * it, else one blob with every input's formats and the first one's
+ * other parts. 1: write it; 0: none was held; -2: out of memory.
+ */
+int	pd_join_tracing(struct pd_join *, struct pd_rec *rec,
+	    const unsigned char **blob, size_t *len);
+
 /* Input `in` has ended: its id maps go (the claims stay). */
 void	pd_join_end(struct pd_join *, unsigned in);
 
@@ -73,7 +100,11 @@ void	pd_join_end(struct pd_join *, unsigned in);
  *   0	write *rec: with its payload from rd when rec->payload, or, when
  *	*blob is set, the *bloblen bytes at *blob after it (tracing data
  *	the join had to read whole);
- *   1	nothing to write (said by put, or left out);
+ *   1	nothing to write (said by put, left out, or tracing data held
+ *	or adding nothing to the tracing data written);
+ *   2	as 0, tracing data adding formats after the first was written:
+ *	a second HEADER_TRACING_DATA, where perf 6.1 stops reading; err
+ *	says so, as a warning;
  *  -1	bad or unreadable input: err says where and why;
  *  -2	out of memory;
  *  -3	put failed.

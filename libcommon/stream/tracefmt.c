@@ -789,3 +789,141 @@ pd_tf_event_field(const struct pd_tf_event *te, const char *name)
 			return &te->fields[i];
 	return NULL;
 }
+
+/* The blob being built: bytes past cap are counted, not written. */
+struct put {
+	unsigned char	*p;
+	size_t		 cap, len;
+	int		 be;
+};
+
+static void
+put_bytes(struct put *o, const void *v, size_t n)
+{
+	if (n == 0)
+		return;
+	if (o->len <= o->cap && n <= o->cap - o->len)
+		memcpy(o->p + o->len, v, n);
+	o->len += n;
+}
+
+/* A number of `size` bytes (4, 8) in the blob's byte order. */
+static void
+put_n(struct put *o, uint64_t v, unsigned size)
+{
+	unsigned char b[8];
+	unsigned i;
+
+	for (i = 0; i < size; i++)
+		b[o->be ? size - 1 - i : i] = v >> (8 * i);
+	put_bytes(o, b, size);
+}
+
+static void
+put_text(struct put *o, const char *p, size_t len, unsigned lsize)
+{
+	put_n(o, len, lsize);
+	put_bytes(o, p, len);
+}
+
+/*
+ * keep[i]: event i of tf goes in a built blob, being the first of its
+ * id (by_id holds equal ids next to each other).
+ */
+static void
+first_of_ids(const struct pd_tracefmt *tf, unsigned char *keep)
+{
+	size_t i, k, best;
+
+	memset(keep, 0, tf->n);
+	for (i = 0; i < tf->n; i = k) {
+		best = tf->by_id[i];
+		for (k = i + 1; k < tf->n && tf->events[tf->by_id[k]].id ==
+		    tf->events[tf->by_id[i]].id; k++)
+			if (tf->by_id[k] < best)
+				best = tf->by_id[k];
+		keep[best] = 1;
+	}
+}
+
+/* Whether kept event i is the first kept one of its system. */
+static int
+first_of_system(const struct pd_tracefmt *tf, const unsigned char *keep,
+    size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (keep[k] && strcmp(tf->events[k].system,
+		    tf->events[i].system) == 0)
+			return 0;
+	return 1;
+}
+
+/* The kept events of system sys from i on: counted, or written. */
+static size_t
+put_system(struct put *o, const struct pd_tracefmt *tf,
+    const unsigned char *keep, size_t i, const char *sys, int write)
+{
+	size_t n = 0;
+
+	for (; i < tf->n; i++) {
+		if (!keep[i] || strcmp(tf->events[i].system, sys) != 0)
+			continue;
+		n++;
+		if (write)
+			put_text(o, tf->events[i].format,
+			    tf->events[i].format_len, 8);
+	}
+	return n;
+}
+
+size_t
+pd_tracefmt_build(const struct pd_tracefmt *base, const struct pd_tracefmt *tf,
+    void *p, size_t cap)
+{
+	static const char magic[] = "\027\bDtracing";
+	struct put o = { p, cap, 0, base->big_endian };
+	unsigned char c, *keep;
+	const char *sys;
+	size_t i, n;
+
+	if (tf->by_id == NULL || (keep = malloc(tf->n + 1)) == NULL)
+		return 0;
+	first_of_ids(tf, keep);
+	put_bytes(&o, magic, 10);
+	put_bytes(&o, base->version, strlen(base->version) + 1);
+	c = base->big_endian;
+	put_bytes(&o, &c, 1);
+	c = base->long_size;
+	put_bytes(&o, &c, 1);
+	put_n(&o, base->page_size, 4);
+	put_bytes(&o, "header_page", 12);
+	put_text(&o, base->header_page.p, base->header_page.len, 8);
+	put_bytes(&o, "header_event", 13);
+	put_text(&o, base->header_event.p, base->header_event.len, 8);
+	/* ftrace's own events, then every other system once. */
+	put_n(&o, put_system(&o, tf, keep, 0, "ftrace", 0), 4);
+	put_system(&o, tf, keep, 0, "ftrace", 1);
+	for (n = 0, i = 0; i < tf->n; i++)
+		n += keep[i] && strcmp(tf->events[i].system, "ftrace") != 0 &&
+		    first_of_system(tf, keep, i);
+	put_n(&o, n, 4);
+	for (i = 0; i < tf->n; i++) {
+		sys = tf->events[i].system;
+		if (!keep[i] || strcmp(sys, "ftrace") == 0 ||
+		    !first_of_system(tf, keep, i))
+			continue;
+		put_bytes(&o, sys, strlen(sys) + 1);
+		put_n(&o, put_system(&o, tf, keep, i, sys, 0), 4);
+		put_system(&o, tf, keep, i, sys, 1);
+	}
+	free(keep);
+	put_text(&o, base->kallsyms.p, base->kallsyms.len, 4);
+	put_text(&o, base->printk.p, base->printk.len, 4);
+	if (strcmp(base->version, "0.6") >= 0)
+		put_text(&o, base->cmdlines.p, base->cmdlines.len, 8);
+	while (o.len % 8 != 0)
+		put_bytes(&o, "", 1);
+	return o.len;
+}

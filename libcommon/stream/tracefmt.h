@@ -131,6 +131,18 @@ size_t				 pd_tracefmt_nevents(const struct pd_tracefmt *);
 const struct pd_tf_event	*pd_tracefmt_event_at(
 				    const struct pd_tracefmt *, size_t i);
 
+/*
+ * A blob with every event of `tf` (the first of each id, the rest of
+ * their system's in first-seen order) and the other parts of `base`'s
+ * last blob (version, byte order, header_page and header_event,
+ * kallsyms, printk formats, saved cmdlines), zero-padded to 8 bytes as
+ * a HEADER_TRACING_DATA payload is: a join's one tracing data, for
+ * perf reads one. Written to p when it fits in cap; returns its length,
+ * 0 when out of memory.
+ */
+size_t	pd_tracefmt_build(const struct pd_tracefmt *base,
+	    const struct pd_tracefmt *tf, void *p, size_t cap);
+
 /* Blob facts: 1 if the RAW data is big-endian; sizeof(long); version. */
 int		 pd_tracefmt_big_endian(const struct pd_tracefmt *);
 unsigned	 pd_tracefmt_long_size(const struct pd_tracefmt *);

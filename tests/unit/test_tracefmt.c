@@ -85,6 +85,60 @@ out:
 	pd_tracefmt_free(tf);
 }
 
+/*
+ * pd_tracefmt_build: one blob from two. Alone, a blob comes back as it
+ * was (up to its pad); with a second blob's events (one of them the
+ * first's again), the result parses to every event once, in its
+ * system, with the first blob's other parts.
+ */
+static void
+check_build(int be)
+{
+	static const char fmt6[] = "name: ev6\nID: 6\nformat:\n"
+	    "\tfield:int v;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	    "print fmt: \"v=%d\", REC->v\n";
+	struct pd_tracefmt *a = pd_tracefmt_new(), *all = pd_tracefmt_new();
+	struct pd_tracefmt *back = pd_tracefmt_new();
+	struct tf_blob b6;
+	unsigned char out[8192];
+	const struct pd_tf_event *e;
+	const char *why = NULL;
+	size_t n, pad;
+
+	tf_blob_build(&tb, fmt, be);
+	tf_blob_build(&b6, fmt6, be);
+	T(pd_tracefmt_add(a, tb.b, tb.len, &why) == 0 &&
+	    pd_tracefmt_finish(a, &why) == 0);
+	n = pd_tracefmt_build(a, a, out, sizeof(out));
+	pad = (8 - (tb.len - 3) % 8) % 8;
+	T(n == tb.len - 3 + pad && n % 8 == 0);
+	T(memcmp(out, tb.b, tb.len - 3) == 0);
+	T(pd_tracefmt_add(all, tb.b, tb.len, &why) == 0 &&
+	    pd_tracefmt_finish(all, &why) == 0);
+	T(pd_tracefmt_add(all, b6.b, b6.len, &why) == 0 &&
+	    pd_tracefmt_finish(all, &why) == 0);
+	T(pd_tracefmt_add(all, tb.b, tb.len, &why) == 0 &&
+	    pd_tracefmt_finish(all, &why) == 0);
+	n = pd_tracefmt_build(a, all, NULL, 0);
+	T(n > 0 && n % 8 == 0 && n <= sizeof(out));
+	T(pd_tracefmt_build(a, all, out, sizeof(out)) == n);
+	T(pd_tracefmt_add(back, out, n, &why) == 0 &&
+	    pd_tracefmt_finish(back, &why) == 0);
+	T(pd_tracefmt_nevents(back) == 2);
+	T(pd_tracefmt_big_endian(back) == be);
+	T(pd_tracefmt_printk(back).len == 3 && pd_tracefmt_cmdlines(back).len
+	    == 6);
+	e = pd_tracefmt_event(back, 6);
+	T(e != NULL && strcmp(e->system, "sys") == 0 && e->nfields == 1 &&
+	    e->format_len == strlen(fmt6));
+	e = pd_tracefmt_event(back, 5);
+	T(e != NULL && e->nfields == 7 && e->format_len == strlen(fmt) &&
+	    memcmp(e->format, fmt, strlen(fmt)) == 0);
+	pd_tracefmt_free(a);
+	pd_tracefmt_free(all);
+	pd_tracefmt_free(back);
+}
+
 int
 main(void)
 {
@@ -93,6 +147,8 @@ main(void)
 
 	check(0);
 	check(1);
+	check_build(0);
+	check_build(1);
 
 	/* Malformed: bad magic; a blob cut after the event formats. */
 	tf = pd_tracefmt_new();
