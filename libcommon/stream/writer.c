@@ -89,17 +89,26 @@ pd_writer_flush(struct pd_writer *w)
 	return 0;
 }
 
+/* pd_writer_put when the buffer is full: out of line, as it is rare. */
+static __attribute__((noinline)) int
+put_full(struct pd_writer *w, const void *p, size_t n)
+{
+	if (pd_writer_flush(w) < 0)
+		return -1;
+	/* Big pieces (AUXTRACE payloads) bypass the buffer. */
+	if (n >= WBUF_SIZE / 2)
+		return write_all(w, p, n);
+	memcpy(w->buf, p, n);
+	w->len = n;
+	return 0;
+}
+
 int
 pd_writer_put(struct pd_writer *w, const void *p, size_t n)
 {
 	w->offset += n;
-	if (w->len + n > WBUF_SIZE) {
-		if (pd_writer_flush(w) < 0)
-			return -1;
-		/* Big pieces (AUXTRACE payloads) bypass the buffer. */
-		if (n >= WBUF_SIZE / 2)
-			return write_all(w, p, n);
-	}
+	if (w->len + n > WBUF_SIZE)
+		return put_full(w, p, n);
 	memcpy(w->buf + w->len, p, n);
 	w->len += n;
 	return 0;
