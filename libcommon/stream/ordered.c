@@ -263,39 +263,67 @@ emit(struct pd_ordered *o, const struct qent *e)
 }
 
 /*
- * The oldest of the heads of q (a[i]), the waiting batch (p[x]) and the
- * batch (b[j]), whose times are ta, tp, tb (UINT64_MAX once one is
- * empty: no queued record has that time), which is taken; of equal
- * times the one that came first: q's, then the waiting batch's (perf's
- * order of arrival). NULL when its time is over limit or all are empty.
+ * The three sorted sources of a flush, oldest arrivals first: q, the
+ * waiting batch, the batch. Of equal times the earlier source's record
+ * goes first (perf's order of arrival).
  */
-#define HEAD(v, k, nv)	((k) < (nv) ? (v)[k].ts : UINT64_MAX)
+enum { SRC_Q, SRC_WAIT, SRC_BATCH, NSRC };
 
-static inline const struct qent *
-take(const struct qent *a, size_t na, size_t *i, uint64_t *ta,
-    const struct qent *p, size_t np, size_t *x, uint64_t *tp,
-    const struct qent *b, size_t nb, size_t *j, uint64_t *tb,
-    uint64_t limit)
+struct run {
+	const struct qent	*v;
+	size_t			 i, n;
+};
+
+/*
+ * The source whose head goes next, and the time up to which its
+ * records go before any other source's (what a flush mostly meets is
+ * long stretches from one source: each then costs one test a record);
+ * -1 when all are empty.
+ */
+static inline int
+next_run(const struct run *s, uint64_t *upto)
 {
-	const struct qent *e;
+	uint64_t t[NSRC], u, m = UINT64_MAX;
+	int k, w = 0;
 
-	if (*ta <= *tp && *ta <= *tb) {
-		if (*ta > limit || *ta == UINT64_MAX)
-			return NULL;
-		e = &a[(*i)++];
-		*ta = HEAD(a, *i, na);
-	} else if (*tp <= *tb) {
-		if (*tp > limit)
-			return NULL;
-		e = &p[(*x)++];
-		*tp = HEAD(p, *x, np);
-	} else {
-		if (*tb > limit)
-			return NULL;
-		e = &b[(*j)++];
-		*tb = HEAD(b, *j, nb);
+	/* UINT64_MAX for an empty one: no queued record has that time. */
+	for (k = 0; k < NSRC; k++)
+		t[k] = s[k].i < s[k].n ? s[k].v[s[k].i].ts : UINT64_MAX;
+	if (t[1] < t[w])
+		w = 1;
+	if (t[2] < t[w])
+		w = 2;
+	if (t[w] == UINT64_MAX)
+		return -1;
+	for (k = 0; k < NSRC; k++) {
+		if (k == w)
+			continue;
+		/* An earlier source's record of the same time goes first. */
+		u = k < w ? t[k] - 1 : t[k];
+		if (u < m)
+			m = u;
 	}
-	return e;
+	*upto = m;
+	return w;
+}
+
+/* Merges sorted x and y (x first on equal times) to out[*k ..]. */
+static void
+merge2(struct qent *out, size_t *k, struct run *x, struct run *y)
+{
+	const struct qent *a = x->v, *b = y->v;
+	size_t i = x->i, j = y->i, n = *k;
+
+	while (i < x->n && j < y->n)
+		out[n++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
+	/* Loops, not memcpy: the arrays are NULL before the first record. */
+	for (; i < x->n; i++)
+		out[n++] = a[i];
+	for (; j < y->n; j++)
+		out[n++] = b[j];
+	x->i = i;
+	y->i = j;
+	*k = n;
 }
 
 /*
@@ -307,16 +335,22 @@ take(const struct qent *a, size_t na, size_t *i, uint64_t *ta,
 static int
 merge_all(struct pd_ordered *o, uint64_t limit, uint64_t *n)
 {
-	const struct qent *a, *p, *b = o->batch, *e;
+	struct run s[NSRC];
+	const struct qent *v;
 	struct qent *out, *t;
 	size_t na = o->nq, np = o->np, nb = o->nbatch;
-	size_t i = 0, x = 0, j = 0, k = 0, c;
-	uint64_t last = o->last_flush, ta, tp, tb;
-	int r = 0;
+	size_t i, k = 0, c;
+	uint64_t last = o->last_flush, upto;
+	int r = 0, w;
 
 	/* No arithmetic on q while it may be NULL (before the first flush). */
-	a = na + np > 0 ? o->q + o->qh : o->q;
-	p = na + np > 0 ? a + na : a;
+	s[SRC_Q].v = na + np > 0 ? o->q + o->qh : o->q;
+	s[SRC_WAIT].v = na + np > 0 ? s[SRC_Q].v + na : s[SRC_Q].v;
+	s[SRC_BATCH].v = o->batch;
+	s[SRC_Q].n = na;
+	s[SRC_WAIT].n = np;
+	s[SRC_BATCH].n = nb;
+	s[SRC_Q].i = s[SRC_WAIT].i = s[SRC_BATCH].i = 0;
 	/*
 	 * Appends keep q2 large enough for everything queued, but a flush
 	 * swaps q and q2, and a half flush may come before the next append.
@@ -327,29 +361,37 @@ merge_all(struct pd_ordered *o, uint64_t limit, uint64_t *n)
 		return -1;
 	}
 	out = o->q2;
-	ta = HEAD(a, 0, na);
-	tp = HEAD(p, 0, np);
-	tb = HEAD(b, 0, nb);
-	while (r == 0 && (e = take(a, na, &i, &ta, p, np, &x, &tp, b, nb, &j,
-	    &tb, limit)) != NULL) {
-		last = e->ts;
-		r = emit(o, e);
+	while (r == 0 && (w = next_run(s, &upto)) >= 0) {
+		if (upto > limit)
+			upto = limit;
+		v = s[w].v;
+		i = s[w].i;
+		if (v[i].ts > upto)
+			break;
+		do {
+			last = v[i].ts;
+			r = emit(o, &v[i++]);
+		} while (r == 0 && i < s[w].n && v[i].ts <= upto);
+		s[w].i = i;
 	}
 	o->last_flush = last;
-	*n = i + x + j;
-	if (np == 0) {
-		while (i < na && j < nb)
-			out[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
-	} else {
-		while ((e = take(a, na, &i, &ta, p, np, &x, &tp, b, nb, &j,
-		    &tb, UINT64_MAX)) != NULL)
-			out[k++] = *e;
+	*n = s[SRC_Q].i + s[SRC_WAIT].i + s[SRC_BATCH].i;
+	/* The rest to q: three ways while all three last, then two. */
+	while (s[SRC_Q].i < na && s[SRC_WAIT].i < np &&
+	    s[SRC_BATCH].i < nb && (w = next_run(s, &upto)) >= 0) {
+		v = s[w].v;
+		i = s[w].i;
+		do
+			out[k++] = v[i++];
+		while (i < s[w].n && v[i].ts <= upto);
+		s[w].i = i;
 	}
-	/* Loops, not memcpy: the arrays are NULL before the first record. */
-	for (; i < na; i++)
-		out[k++] = a[i];
-	for (; j < nb; j++)
-		out[k++] = b[j];
+	if (s[SRC_Q].i == na)
+		merge2(out, &k, &s[SRC_WAIT], &s[SRC_BATCH]);
+	else if (s[SRC_WAIT].i == np)
+		merge2(out, &k, &s[SRC_Q], &s[SRC_BATCH]);
+	else
+		merge2(out, &k, &s[SRC_Q], &s[SRC_WAIT]);
 
 	t = o->q;
 	o->q = o->q2;
