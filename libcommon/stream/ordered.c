@@ -30,6 +30,7 @@
 
 #define SLAB		65536	/* holds the largest record, 65535 + pad */
 #define IDX_MIN		1024	/* first index array size, in entries */
+#define RUNS_MAX	64	/* batch runs told to sort_batch */
 
 struct qent {
 	uint64_t	ts;
@@ -78,6 +79,13 @@ struct pd_ordered {
 	 */
 	size_t			 np;
 	size_t			 nbatch;
+	/*
+	 * Where the batch's runs start (a time lower than the one before),
+	 * seen as records come, so that sort_batch need not look for them
+	 * (more than RUNS_MAX: it does).
+	 */
+	size_t			 runs[RUNS_MAX];
+	size_t			 nruns;
 	size_t			 cap_q, cap_q2, cap_batch; /* tmp: cap_batch */
 
 	uint64_t		 max_ts;	/* perf's max_timestamp */
@@ -213,11 +221,11 @@ run_end(const struct qent *a, size_t i, size_t n)
 }
 
 /*
- * Sorts the batch by timestamp, stably: merges neighbouring runs into
- * tmp, then back, until one run is left.
+ * Sorts the batch by timestamp, stably, finding its runs: merges
+ * neighbouring runs into tmp, then back, until one run is left.
  */
 static void
-sort_batch(struct pd_ordered *o)
+scan_sort(struct pd_ordered *o)
 {
 	struct qent *a = o->batch, *b = o->tmp, *t;
 	size_t n = o->nbatch, i, m, e, x, y, k, runs;
@@ -244,6 +252,46 @@ sort_batch(struct pd_ordered *o)
 		a = b;
 		b = t;
 	} while (runs > 1);
+	o->batch = a;
+	o->tmp = b;
+}
+
+/*
+ * Sorts the batch as scan_sort does, by the runs put() saw: no pass
+ * looks for them. A pass merges the run ending at end[r] with the next
+ * one (the last one ends at n); the merged runs' ends are every other.
+ */
+static void
+sort_batch(struct pd_ordered *o)
+{
+	struct qent *a = o->batch, *b = o->tmp, *t;
+	size_t n = o->nbatch, i, r, m, e, x, y, k, nend = o->nruns;
+	size_t *end = o->runs;
+
+	if (nend > RUNS_MAX) {
+		o->nruns = 0;
+		scan_sort(o);
+		return;
+	}
+	while (nend > 0) {
+		for (i = 0, r = 0; r < nend; r += 2, i = e) {
+			m = end[r];
+			e = r + 1 < nend ? end[r + 1] : n;
+			for (x = i, y = m, k = i; x < m && y < e; k++)
+				b[k] = a[y].ts < a[x].ts ? a[y++] : a[x++];
+			memcpy(b + k, a + x, (m - x) * sizeof(*a));
+			k += m - x;
+			memcpy(b + k, a + y, (e - y) * sizeof(*a));
+			end[r / 2] = e;
+		}
+		/* A last run left without a partner. */
+		memcpy(b + i, a + i, (n - i) * sizeof(*a));
+		nend /= 2;
+		t = a;
+		a = b;
+		b = t;
+	}
+	o->nruns = 0;
 	o->batch = a;
 	o->tmp = b;
 }
@@ -403,6 +451,7 @@ merge_all(struct pd_ordered *o, uint64_t limit, uint64_t *n)
 	o->nq = k;
 	o->np = 0;
 	o->nbatch = 0;
+	o->nruns = 0;
 	return r;
 }
 
@@ -446,6 +495,7 @@ drain(struct pd_ordered *o, uint64_t limit, uint64_t *n)
 		memcpy(o->q + o->qh + na, o->batch, nb * sizeof(*o->q));
 		o->np = nb;
 		o->nbatch = 0;
+		o->nruns = 0;
 		return 0;
 	}
 	return merge_all(o, limit, n);
@@ -711,6 +761,12 @@ put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
 	if (queued(o) == 0 || ts > o->max_ts)
 		o->max_ts = ts;
 	o->last_ts = ts;
+	/* A new run of the batch (sort_batch's). */
+	if (o->nbatch > 0 && ts < o->batch[o->nbatch - 1].ts) {
+		if (o->nruns < RUNS_MAX)
+			o->runs[o->nruns] = o->nbatch;
+		o->nruns++;
+	}
 	e = &o->batch[o->nbatch++];
 	e->ts = ts;
 	if (!o->copy) {

@@ -5,7 +5,8 @@
  * the queue has emptied; over the cap the older half of the time span
  * goes (reaching the median record), and its end is the next round's
  * limit; the final flush delivers the rest; equal times keep their
- * arrival order; records without a time are not queued.
+ * arrival order, however many runs a batch has; records without a time
+ * are not queued.
  */
 #include "libcommon/stream/ordered.h"
 
@@ -319,6 +320,60 @@ test_room(void)
 	pd_ordered_free(qb);
 }
 
+/* What a batch test saw: times in order, equal times in arrival order. */
+struct order {
+	uint64_t	n, bad;
+	uint64_t	last_ts, last_id;
+};
+
+static int
+in_order(void *ctx, void *rec, uint64_t ts)
+{
+	struct order *s = ctx;
+	uint64_t id = pd_get_u64((unsigned char *)rec + 8);
+
+	if (s->n > 0 && (ts < s->last_ts ||
+	    (ts == s->last_ts && id < s->last_id)))
+		s->bad++;
+	s->n++;
+	s->last_ts = ts;
+	s->last_id = id;
+	return 0;
+}
+
+/*
+ * A batch of `runs` rising runs (as per-CPU ring buffers give), their
+ * times shared between runs: sorted stably whether the queue kept where
+ * the runs start or had more than it keeps and looked for them, with an
+ * odd or an even number of runs, and runs of one record.
+ */
+static void
+test_runs(void)
+{
+	static const unsigned nruns[] = { 1, 2, 3, 5, 64, 65, 66, 67, 200 };
+	struct pd_ordered *o;
+	struct order s;
+	uint64_t id, k, len;
+	unsigned i, r;
+
+	for (i = 0; i < sizeof(nruns) / sizeof(nruns[0]); i++) {
+		memset(&s, 0, sizeof(s));
+		T((o = pd_ordered_new(1 << 24, PD_ORDERED_COPY, in_order,
+		    &s)) != NULL);
+		if (o == NULL)
+			return;
+		id = 0;
+		for (r = 0; r < nruns[i]; r++) {
+			len = r % 4 == 3 ? 1 : 3 + r % 7;
+			for (k = 0; k < len; k++)
+				T(put(o, id++, 100 + (r % 3) + 2 * k) == 0);
+		}
+		T(pd_ordered_final(o) == 0);
+		T(s.n == id && s.bad == 0);
+		pd_ordered_free(o);
+	}
+}
+
 int
 main(void)
 {
@@ -328,5 +383,6 @@ main(void)
 	test_half_median();
 	test_refs();
 	test_room();
+	test_runs();
 	return T_END();
 }
