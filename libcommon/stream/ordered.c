@@ -9,8 +9,9 @@
  * records a flush left behind (from q[qh] on), and `batch`, the
  * arrivals since, in arrival order. perf keeps one sorted list and
  * inserts with a hint; here a flush sorts the batch (it is a few long
- * runs, one per CPU ring buffer pass, so a natural merge sort takes a
- * pass or two) and merges it with `q`, delivering the head up to the
+ * runs, one per CPU ring buffer pass, which put() notes as they come,
+ * so a merge sort takes a pass or two) and merges it with `q`, taking
+ * each source's stretches of records whole, delivering the head up to the
  * flush limit and keeping the rest as the new `q`. Both steps are
  * stable and `q` is older than the batch, so records with equal
  * timestamps keep their arrival order, as in perf. A flush with
