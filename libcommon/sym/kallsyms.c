@@ -558,3 +558,25 @@ pd_kallsyms_bid(struct pd_syms *sy, struct khost *kh,
 	    "shown from /proc/kallsyms may be wrong", who(sy, kh, w, sizeof(w)),
 	    want, hlen > 0 ? have : "unknown");
 }
+
+void
+pd_kallsyms_bid_differs(struct pd_syms *sy, struct khost *kh)
+{
+	char w[160];
+
+	if (!kh->kbid_note)
+		return;
+	kh->kbid_note = 0;
+	if (kh->ktried == 0) {
+		kh->kbidlen = 0;
+		pd_syms_note(sy, "%s[kernel.kallsyms]: different build ids in "
+		    "the stream (several hosts?): none is taken for this "
+		    "kernel; see --kallsyms HOST=FILE", who(sy, kh, w,
+		    sizeof(w)));
+		return;
+	}
+	pd_syms_note(sy, "%s[kernel.kallsyms]: different build ids in the "
+	    "stream (several hosts?): the kernel names shown were found by "
+	    "the first, maybe another host's kernel's",
+	    who(sy, kh, w, sizeof(w)));
+}
