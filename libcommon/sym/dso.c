@@ -80,6 +80,15 @@ hash_name(const struct pd_syms *sy, const char *s)
 	return pd_idmap_mix(h, 0);
 }
 
+/* The slot of a dso of name on host in a table of cap: apart per host. */
+static size_t
+dso_slot(const struct pd_syms *sy, const char *name, unsigned host,
+    size_t cap)
+{
+	return (hash_name(sy, name) + host * 0x9e3779b97f4a7c15ULL) &
+	    (cap - 1);
+}
+
 static int
 dhash_grow(struct pd_syms *sy)
 {
@@ -90,7 +99,7 @@ dhash_grow(struct pd_syms *sy)
 		return -1;
 	for (i = 0; i < sy->dcap; i++)
 		for (d = sy->dhash[i]; d != NULL; d = next) {
-			size_t k = hash_name(sy, d->name) & (ncap - 1);
+			size_t k = dso_slot(sy, d->name, d->host, ncap);
 
 			next = d->next;
 			d->next = nh[k];
@@ -217,6 +226,7 @@ dsos_of_path(struct pd_syms *sy, const char *path,
 	struct dso *d, *next;
 	char *mod = NULL;
 	size_t i, nk = 0;
+	unsigned h;
 
 	if (sy->dcap == 0)
 		return;
@@ -226,13 +236,15 @@ dsos_of_path(struct pd_syms *sy, const char *path,
 		keys[nk++] = "[kernel.kallsyms]";
 	else if ((mod = module_name(path)) != NULL)
 		keys[nk++] = mod;
-	for (i = 0; i < nk; i++)
-		for (d = sy->dhash[hash_name(sy, keys[i]) & (sy->dcap - 1)];
-		    d != NULL; d = next) {
-			next = d->next;
-			if (strcmp(d->path, path) == 0)
-				fn(sy, d, arg);
-		}
+	/* Every host's: the record does not say whose it is. */
+	for (h = 0; h < sy->dhosts; h++)
+		for (i = 0; i < nk; i++)
+			for (d = sy->dhash[dso_slot(sy, keys[i], h, sy->dcap)];
+			    d != NULL; d = next) {
+				next = d->next;
+				if (d->host == h && strcmp(d->path, path) == 0)
+					fn(sy, d, arg);
+			}
 	free(mod);
 }
 
@@ -323,7 +335,7 @@ fail:
 
 struct dso *
 pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
-    int kernel, uint32_t pid)
+    int kernel, uint32_t pid, unsigned host)
 {
 	const unsigned char *bid = id->bid;
 	size_t bidlen = id->bidlen;
@@ -360,9 +372,10 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 
 	if (sy->dcap == 0 && dhash_grow(sy) < 0)
 		goto fail;
-	k = hash_name(sy, key) & (sy->dcap - 1);
+	k = dso_slot(sy, key, host, sy->dcap);
 	for (d = sy->dhash[k]; d != NULL; d = d->next) {
-		if (strcmp(d->name, key) != 0 || d->kind != kind)
+		if (d->host != host || strcmp(d->name, key) != 0 ||
+		    d->kind != kind)
 			continue;
 		if (d->overflow) {
 			ovf = d;
@@ -406,6 +419,9 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 		goto fail;
 	}
 	d->kind = kind;
+	d->host = host;
+	if (host >= sy->dhosts)
+		sy->dhosts = host + 1;
 	d->ino = id->ino;
 	d->maj = id->maj;
 	d->min = id->min;
@@ -429,7 +445,7 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 		dso_set_bid(d, bn->bid, bn->len);
 		d->bid_note = 1;
 	}
-	k = hash_name(sy, d->name) & (sy->dcap - 1);
+	k = dso_slot(sy, d->name, d->host, sy->dcap);
 	d->next = sy->dhash[k];
 	sy->dhash[k] = d;
 	sy->dn++;
@@ -1097,6 +1113,28 @@ looked_add(struct pd_syms *sy, const char *what, const char *dir)
 	    dir != NULL ? dir : "");
 }
 
+/* The --symfs HOST=DIR of d's host, or NULL. */
+static const char *
+host_symfs(const struct pd_syms *sy, const struct dso *d)
+{
+	return pd_syms_host_arg(sy->sdirs, sy->nsdirs,
+	    pd_syms_host_called(sy, d->host));
+}
+
+/* d's file under a --symfs dir when it is d's (file_is), or NULL. */
+static char *
+symfs_file(struct pd_syms *sy, const struct dso *d, const char *dir)
+{
+	char *p;
+
+	if (asprintf(&p, "%s%s", dir, d->path) < 0)
+		return NULL;
+	if (file_is(sy, d, p))
+		return p;
+	free(p);
+	return NULL;
+}
+
 /*
  * The file to read for a dso: NULL for the one at its path on this
  * machine, or one found by its build id (malloc'd): under --symfs, in
@@ -1109,17 +1147,20 @@ static char *
 dso_locate(struct pd_syms *sy, struct dso *d)
 {
 	static const char *const ents[] = { "elf", "debug" };
+	const char *dirs[2];
 	char hex[41], *p;
 	size_t i;
 
 	sy->looked[0] = '\0';
-	if (sy->symfs != NULL) {
-		if (asprintf(&p, "%s%s", sy->symfs, d->path) < 0)
-			return NULL;
-		if (file_is(sy, d, p))
+	/* Its host's tree, then every host's. */
+	dirs[0] = host_symfs(sy, d);
+	dirs[1] = sy->symfs;
+	for (i = 0; i < 2; i++) {
+		if (dirs[i] == NULL)
+			continue;
+		if ((p = symfs_file(sy, d, dirs[i])) != NULL)
 			return p;
-		free(p);
-		looked_add(sy, "--symfs", sy->symfs);
+		looked_add(sy, "--symfs", dirs[i]);
 	}
 	if (d->bidlen == 0)
 		return NULL;
@@ -1459,24 +1500,33 @@ load_perfmap(struct pd_syms *sy, struct dso *d)
 }
 
 /*
- * Whether d's file cannot be known: the stream gave its path different
- * build ids (a merge of hosts whose files differ) and d none of its
- * own, so no build id picks the file, and one found by its path alone
- * may be another host's. Said once per path.
+ * Whether d's file cannot be picked by a build id: the stream gave its
+ * path different ones (a merge of hosts whose files differ) and d none
+ * of its own, so a file found by its path alone may be another host's.
+ * Then only its host's --symfs HOST=DIR, which the user gave for that
+ * host, is read for it; without one its symbols are not shown, said
+ * once per path.
  */
 static int
 dso_unpicked(struct pd_syms *sy, struct dso *d)
 {
 	struct bidnote *bn;
+	const char *dir;
 
 	if (d->bidlen != 0 || (bn = bid_find(sy, d->path)) == NULL ||
 	    !bn->differs)
 		return 0;
+	if (d->kind == DSO_FILE && (dir = host_symfs(sy, d)) != NULL &&
+	    (d->file = symfs_file(sy, d, dir)) != NULL) {
+		load_elf(sy, d, d->file);
+		return 1;
+	}
 	if (!bn->said) {
 		bn->said = 1;
 		pd_syms_note(sy, "%s: different build ids in the stream "
 		    "(several hosts?): matched by build id only; without "
-		    "one, its symbols are not shown", d->path);
+		    "one, its symbols are not shown (see --symfs HOST=DIR)",
+		    d->path);
 	}
 	d->wrong = 1;
 	return 1;

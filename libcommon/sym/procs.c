@@ -666,7 +666,9 @@ do_mmap(struct pd_syms *sy, const struct pd_evlist *el,
 		}
 	} else if ((p = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;
-	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid)) == NULL)
+	/* A host's file is its own: another host may have another. */
+	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid, kernel ? 0 :
+	    pd_hosts_pid(&sy->hosts, el, pid))) == NULL)
 		return -1;
 	m.path = dso->path;
 	m.gen = ++sy->gen;

@@ -31,6 +31,8 @@ struct load {
 
 struct dso {
 	char		*path;		/* as in the mmap record */
+	unsigned	 host;		/* of its maps' pids (hosts.h): a
+					   host's file is its own dso */
 	const char	*name;		/* what perf prints in parentheses */
 	int		 name_plain;	/* name needs no escape (esc.h) */
 	char		*name_buf;	/* name when it is not path */
@@ -166,8 +168,9 @@ struct pd_syms {
 					   sample are of one process) */
 	uint64_t	 gen;		/* source of proc gens */
 
-	struct dso	**dhash;	/* dsos by path */
+	struct dso	**dhash;	/* dsos by name and host */
 	size_t		 dcap, dn;
+	unsigned	 dhosts;	/* 1 + the highest host of a dso */
 	struct dso	**fhash;	/* loaded dsos by device and inode */
 	size_t		 fcap, fn;
 	size_t		 nmaps;		/* map entries kept, shared once */
@@ -206,6 +209,9 @@ struct pd_syms {
 	/* --kallsyms HOST=FILE, each "HOST=FILE" */
 	char		**kfiles;
 	size_t		 nkfiles;
+	/* --symfs HOST=DIR, each "HOST=DIR" */
+	char		**sdirs;
+	size_t		 nsdirs;
 	/* OSRELEASE of each HOSTNAME the stream gave (merged: several) */
 	struct hostrel {
 		char	 host[128], release[128];
@@ -226,6 +232,18 @@ struct pd_syms {
 	struct pd_symc	 symc_one;	/* an answer not cached */
 	int		 nviews;	/* view words handed out */
 };
+
+/*
+ * The value of the "HOST=X" of v (--kallsyms, --symfs) named for host,
+ * or NULL (none; host NULL).
+ */
+const char	*pd_syms_host_arg(char *const *v, size_t n, const char *host);
+
+/*
+ * What host k is called, for the HOST= of the options: a merged host's
+ * name, a one-host stream's HOSTNAME; NULL when the stream says none.
+ */
+const char	*pd_syms_host_called(const struct pd_syms *, unsigned k);
 
 /* kh's host's name in a merged stream, or NULL: one host's stream. */
 static inline const char *
@@ -259,7 +277,8 @@ struct dso_id {
 /* A build id as hex into buf (2 * len + 1 bytes), as perf prints it. */
 void		 pd_bid_hex(char *buf, const unsigned char *bid, size_t len);
 struct dso	*pd_syms_dso(struct pd_syms *, const char *path,
-		    const struct dso_id *, int kernel, uint32_t pid);
+		    const struct dso_id *, int kernel, uint32_t pid,
+		    unsigned host);
 void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
 		    const unsigned char *bid, size_t bidlen);
 /*
