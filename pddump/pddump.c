@@ -215,6 +215,7 @@ dump_end(struct dumper *d, int status)
 	if (d->fold != NULL)
 		pd_fold_forget(d->fold);	/* the stacks stay */
 	if (d->sy != NULL) {
+		pd_syms_end(d->sy, d->el);
 		print_notes(d);
 		if (d->sq != NULL)
 			d->sym_bad += pd_symq_bad(d->sq);

@@ -119,6 +119,63 @@ pd_syms_host_arg(char *const *v, size_t n, const char *host)
 	return NULL;
 }
 
+/* Whether the HOST of a "HOST=X" is one of the stream's hosts. */
+static int
+host_known(const struct pd_syms *sy, const char *arg)
+{
+	size_t len = strchr(arg, '=') - arg, k;
+	const char *name;
+
+	for (k = 0; k == 0 || k < sy->hosts.n; k++)
+		if ((name = pd_syms_host_called(sy, k)) != NULL &&
+		    strlen(name) == len && memcmp(name, arg, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The stream's hosts as a note says them, into buf. */
+static void
+hosts_said(const struct pd_syms *sy, char *buf, size_t len)
+{
+	const char *name;
+	size_t k, n;
+
+	if (sy->hosts.n == 0) {
+		name = pd_syms_host_called(sy, 0);
+		snprintf(buf, len, "%s%s", name != NULL ? "its host: " :
+		    "it names no host", name != NULL ? name : "");
+		return;
+	}
+	n = snprintf(buf, len, "its hosts:");
+	for (k = 0; k < sy->hosts.n && n < len; k++)
+		n += snprintf(buf + n, len - n, "%s %s", k > 0 ? "," : "",
+		    pd_syms_host_called(sy, k));
+}
+
+void
+pd_syms_end(struct pd_syms *sy, const struct pd_evlist *el)
+{
+	static const char *const opt[] = { "--kallsyms", "--symfs" };
+	char *const *v[2] = { sy->kfiles, sy->sdirs };
+	size_t nv[2] = { sy->nkfiles, sy->nsdirs }, i, j, nev;
+	char hosts[256];
+
+	if (sy->nkfiles + sy->nsdirs == 0)
+		return;
+	/* The hosts of the events as they are now. */
+	if (el != NULL && (nev = pd_evlist_count(el)) > 0 &&
+	    sy->hosts.nev != nev)
+		(void)pd_hosts_slow(&sy->hosts, el, pd_evlist_at(el, nev - 1));
+	hosts_said(sy, hosts, sizeof(hosts));
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nv[i]; j++)
+			if (!host_known(sy, v[i][j]))
+				pd_syms_note(sy, "%s %s: no host %.*s in the "
+				    "stream (%s); not used", opt[i], v[i][j],
+				    (int)(strchr(v[i][j], '=') - v[i][j]),
+				    v[i][j], hosts);
+}
+
 const char *
 pd_syms_host_called(const struct pd_syms *sy, unsigned k)
 {

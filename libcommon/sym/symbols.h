@@ -360,6 +360,14 @@ const char	*pd_syms_report_comm(struct pd_syms *, uint32_t tid,
 		    const struct pd_syms_later **later);
 
 /*
+ * The input ended (el: its events): a note for each --kallsyms
+ * HOST=FILE and --symfs HOST=DIR whose HOST is no host of the stream
+ * (a merged stream's, or a one-host stream's HOSTNAME), so a name
+ * mistyped is not taken for a file that did not help. Call once.
+ */
+void		 pd_syms_end(struct pd_syms *, const struct pd_evlist *el);
+
+/*
  * Notes for the user (build-id mismatch, missing file, stripped file,
  * kallsyms not usable), each once; the tool prints them to stderr.
  * Returns the next unread note, or NULL. The string lives as long as

@@ -156,4 +156,25 @@ never one
 own one hB
 grep -q "different build ids in the stream.*--symfs HOST=DIR" one.err ||
 	fail "no note for hA's file: $(cat one.err)"
+# A HOST that is no host of the stream: one line each at the end, the
+# exit status as it was; none for the hosts it has.
+pdstat --top 10 --symfs hA=dhA --symfs hX=dhB --kallsyms hY=/dev/null \
+    --kallsyms hB=/dev/null m.data > /dev/null 2> unknown.err ||
+	fail "pdstat with an unknown host: exit $?: $(cat unknown.err)"
+[ "$(grep -c 'no host' unknown.err)" = 2 ] &&
+    grep -q '^pdstat: --symfs hX=dhB: no host hX in the stream (its hosts: hA, hB); not used$' unknown.err &&
+    grep -q '^pdstat: --kallsyms hY=/dev/null: no host hY in the stream (its hosts: hA, hB); not used$' unknown.err ||
+	fail "pdstat: unknown hosts not said once each: $(cat unknown.err)"
+pddump --folded --symfs hX=dhA r.data > /dev/null 2> unknown.err ||
+	fail "pddump with an unknown host: exit $?: $(cat unknown.err)"
+[ "$(grep -c 'no host hX' unknown.err)" = 1 ] ||
+	fail "pddump: unknown host not said once: $(cat unknown.err)"
+# A one-host stream's host is its HOSTNAME (its file from dhA alone).
+PERF_BUILDID_DIR=$here/nocache pdstat --top 10 --symfs hA=dhA \
+    --symfs hB=dhB hA.perf > a.txt 2> unknown.err ||
+	fail "pdstat hA.perf: $(cat unknown.err)"
+grep -q 'spin_alpha' a.txt || fail "hA.perf: --symfs hA=dhA not used: $(cat a.txt)"
+[ "$(grep -c 'no host' unknown.err)" = 1 ] &&
+    grep -q -- '--symfs hB=dhB: no host hB in the stream (its host: hA)' unknown.err ||
+	fail "hA.perf: unknown host not said: $(cat unknown.err)"
 exit 0
