@@ -516,8 +516,10 @@ pd_kallsyms_load(struct pd_syms *sy, struct khost *kh)
 	else if ((p = symfs_kallsyms(sy, kh)) != NULL) {
 		r = take(sy, kh, p, 1);
 		free(p);
-	} else if (kh->kbidlen > 0)
+	} else if (kh->kbidlen > 0) {
+		kh->kbid_used = 1;
 		r = load_by_bid(sy, kh);
+	}
 	else if ((h = khost_here(sy, kh)) != 1) {
 		if (h == 0) {
 			(void)host_names(sy, kh, &name, &rel);
@@ -571,12 +573,14 @@ pd_kallsyms_bid_differs(struct pd_syms *sy, struct khost *kh)
 	if (!kh->kbid_note)
 		return;
 	kh->kbid_note = 0;
-	if (kh->ktried == 0) {
+	if (!kh->kbid_used) {
+		/* Its symbols not looked for yet, or found without it. */
 		kh->kbidlen = 0;
-		pd_syms_note(sy, "%s[kernel.kallsyms]: different build ids in "
-		    "the stream (several hosts?): none is taken for this "
-		    "kernel; see --kallsyms HOST=FILE", who(sy, kh, w,
-		    sizeof(w)));
+		if (kh->ktried == 0)
+			pd_syms_note(sy, "%s[kernel.kallsyms]: different "
+			    "build ids in the stream (several hosts?): none "
+			    "is taken for this kernel; see --kallsyms "
+			    "HOST=FILE", who(sy, kh, w, sizeof(w)));
 		return;
 	}
 	pd_syms_note(sy, "%s[kernel.kallsyms]: different build ids in the "

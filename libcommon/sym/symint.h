@@ -128,6 +128,7 @@ struct khost {
 	size_t		 kbidlen;	/* 0: none (yet) */
 	int		 kbid_note;	/* kbid is a HEADER_BUILD_ID's, not
 					   its kernel map's own */
+	int		 kbid_used;	/* ksyms were looked for by kbid */
 	int		 kbid_host;	/* ksyms are /proc/kallsyms taken
 					   without a build id (host rule) */
 };

@@ -406,6 +406,19 @@ test_bid_notes(void)
 	T(r.name == NULL);
 	T(notes_with(sy, "4444") == 0);
 	pd_syms_free(sy);
+	/* Looked for by the first already (a pipe stream's, late): said. */
+	sy = pd_syms_new(NULL);
+	T(sy != NULL);
+	b_len = 0;
+	T(feed(sy, kmmap(0xffffffff81000000ULL, 0x400,
+	    "[kernel.kallsyms]_text")) == 0);
+	T(feed(sy, bid_rec("[kernel.kallsyms]", 0x44)) == 0);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff81000010ULL, &r);
+	T(notes_with(sy, "4444") == 1);
+	T(feed(sy, bid_rec("[kernel.kallsyms]", 0x55)) == 0);
+	T(notes_with(sy, "found by the first, maybe another host's") == 1);
+	pd_syms_free(sy);
 }
 
 /* perf report's comm of a sample: at its time, a thread's first comm later. */
