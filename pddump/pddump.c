@@ -31,7 +31,7 @@ static const char usage_line[] =
     "usage: pddump [-svx] [--json] [--folded[=period|offcpu]] [--inline]\n"
     "              [--kallsyms [host=]file] [--no-debuginfod] [--no-inline]\n"
     "              [--no-unwind] [--offcpu-min time] [--raw] [--srcline]\n"
-    "              [--symfs dir] [-t types] [--unwind] [file ...]\n";
+    "              [--symfs [host=]dir] [-t types] [--unwind] [file ...]\n";
 
 static void
 usage(FILE *f, int status)
@@ -79,8 +79,10 @@ usage(FILE *f, int status)
 		    "entries: sym+0xoff (dso)\n"
 		    "      --srcline     with -s, each frame's source file:line "
 		    "below it\n"
-		    "      --symfs DIR   the recording host's files under DIR "
-		    "(with -s)\n"
+		    "      --symfs [HOST=]DIR  the recording host's files "
+		    "under DIR (with -s);\n"
+		    "                    HOST=: for that host of a merged "
+		    "stream only\n"
 		    "  -t, --types LIST  only these record types "
 		    "(SAMPLE,MMAP2,... or numbers)\n"
 		    "      --unwind      -s (which unwinds the user stacks of "
@@ -213,6 +215,7 @@ dump_end(struct dumper *d, int status)
 	if (d->fold != NULL)
 		pd_fold_forget(d->fold);	/* the stacks stay */
 	if (d->sy != NULL) {
+		pd_syms_end(d->sy, d->el);
 		print_notes(d);
 		if (d->sq != NULL)
 			d->sym_bad += pd_symq_bad(d->sq);
@@ -375,7 +378,11 @@ options(int argc, char **argv, struct dumper *d)
 			d->syms = 1;
 			break;
 		case 'S':
-			d->sopts.symfs = optarg;
+			if (pd_syms_opts_symfs(&d->sopts, optarg) < 0) {
+				pd_warnx("--symfs: more than %d hosts",
+				    PD_SYMS_KFILES_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
 			break;
 		case 't':
 			if (parse_types(d, optarg) < 0)

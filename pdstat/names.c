@@ -26,6 +26,7 @@ struct names {
 	struct pd_unwind *uw;		/* dwarf stacks unwound, or NULL */
 	struct pd_frame	 sfr[MAX_FRAMES];
 	struct pd_symq	*sq;
+	const struct pd_evlist *el;	/* the input's events */
 	struct symtop	*top;
 	struct flame	*fl;
 	struct pprof	*pp;
@@ -137,6 +138,7 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 		names_close(nm);
 		return NULL;
 	}
+	nm->el = el;
 	nm->top = top;
 	nm->fl = fl;
 	nm->pp = pp;
@@ -187,8 +189,12 @@ names_record(struct names *nm, const struct pd_rec *rec)
 int
 names_end(struct names *nm)
 {
+	int r;
+
 	pd_symq_flush(nm->sq);
-	return drain(nm);
+	r = drain(nm);
+	pd_syms_end(nm->sy, nm->el);
+	return r;
 }
 
 const char *

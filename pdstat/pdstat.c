@@ -44,7 +44,7 @@ static const char usage_line[] =
     "              [--diff base [--no-normalize]]\n"
     "              [--offcpu [--offcpu-min time]] [--gecko file.json]\n"
     "              [--pprof file.pb.gz] [--inline] [--no-debuginfod]\n"
-    "              [--no-unwind] [--symfs dir] [--top n] [--sort key,...]\n"
+    "              [--no-unwind] [--symfs [host=]dir] [--top n] [--sort key,...]\n"
     "              [--by key] [--children] [--percent-limit pct]\n"
     "              [-g | --tree] [--build-ids]\n"
     "              [file ...]\n";
@@ -116,7 +116,10 @@ usage(FILE *f, int status)
 		    "only\n"
 		    "      --no-debuginfod  never ask DEBUGINFOD_URLS' "
 		    "servers for debug info\n"
-		    "      --symfs DIR  the recording host's files under DIR\n"
+		    "      --symfs [HOST=]DIR  the recording host's files "
+		    "under DIR; HOST=:\n"
+		    "                   for that host of a merged stream "
+		    "only\n"
 		    "  -v, --verbose    say each path tried for a file\n"
 		    "      --build-ids  instead, each build id and its path, "
 		    "as perf buildid-list\n"
@@ -298,7 +301,11 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->pass = 1;
 			break;
 		case 'S':
-			o->so.symfs = optarg;
+			if (pd_syms_opts_symfs(&o->so, optarg) < 0) {
+				pd_warnx("--symfs: more than %d hosts",
+				    PD_SYMS_KFILES_MAX);
+				usage(stderr, PD_EXIT_USAGE);
+			}
 			break;
 		case 'v':
 			o->so.verbose = 1;

@@ -80,6 +80,15 @@ hash_name(const struct pd_syms *sy, const char *s)
 	return pd_idmap_mix(h, 0);
 }
 
+/* The slot of a dso of name on host in a table of cap: apart per host. */
+static size_t
+dso_slot(const struct pd_syms *sy, const char *name, unsigned host,
+    size_t cap)
+{
+	return (hash_name(sy, name) + host * 0x9e3779b97f4a7c15ULL) &
+	    (cap - 1);
+}
+
 static int
 dhash_grow(struct pd_syms *sy)
 {
@@ -90,7 +99,7 @@ dhash_grow(struct pd_syms *sy)
 		return -1;
 	for (i = 0; i < sy->dcap; i++)
 		for (d = sy->dhash[i]; d != NULL; d = next) {
-			size_t k = hash_name(sy, d->name) & (ncap - 1);
+			size_t k = dso_slot(sy, d->name, d->host, ncap);
 
 			next = d->next;
 			d->next = nh[k];
@@ -183,7 +192,7 @@ normal_path(const char *path)
 }
 
 /* The HEADER_BUILD_ID note of a path, or NULL. */
-static const struct bidnote *
+static struct bidnote *
 bid_find(const struct pd_syms *sy, const char *path)
 {
 	size_t i;
@@ -197,9 +206,72 @@ bid_find(const struct pd_syms *sy, const char *path)
 	return NULL;
 }
 
+/* Whether two build ids are one: the shorter (zeros cut) starts the other. */
+static int
+bid_same(const unsigned char *a, size_t alen, const unsigned char *b,
+    size_t blen)
+{
+	return memcmp(a, b, alen < blen ? alen : blen) == 0;
+}
+
+/*
+ * Calls fn for every dso of path (as a map or HEADER_BUILD_ID names
+ * it): those on its name's chains whose path it is.
+ */
+static void
+dsos_of_path(struct pd_syms *sy, const char *path,
+    void (*fn)(struct pd_syms *, struct dso *, void *), void *arg)
+{
+	const char *keys[3];
+	struct dso *d, *next;
+	char *mod = NULL;
+	size_t i, nk = 0;
+	unsigned h;
+
+	if (sy->dcap == 0)
+		return;
+	/* The chains a dso of this path can be on: its name's. */
+	keys[nk++] = path;
+	if (strncmp(path, "[kernel.kallsyms", 16) == 0)
+		keys[nk++] = "[kernel.kallsyms]";
+	else if ((mod = module_name(path)) != NULL)
+		keys[nk++] = mod;
+	/* Every host's: the record does not say whose it is. */
+	for (h = 0; h < sy->dhosts; h++)
+		for (i = 0; i < nk; i++)
+			for (d = sy->dhash[dso_slot(sy, keys[i], h, sy->dcap)];
+			    d != NULL; d = next) {
+				next = d->next;
+				if (d->host == h && strcmp(d->path, path) == 0)
+					fn(sy, d, arg);
+			}
+	free(mod);
+}
+
+/*
+ * Another build id for a path: the one its dsos took from a note goes
+ * again where they have not been read by it; said where they have.
+ */
+static void
+bid_retract(struct pd_syms *sy, struct dso *d, void *arg)
+{
+	(void)arg;
+	if (!d->bid_note)
+		return;
+	d->bid_note = 0;
+	if (!d->loaded) {
+		d->bidlen = 0;
+		return;
+	}
+	pd_syms_note(sy, "%s: different build ids in the stream (several "
+	    "hosts?): the names shown before were found by the first, "
+	    "maybe another host's file's", d->path);
+}
+
 /*
  * Keeps a HEADER_BUILD_ID's path and build id for dsos made later (the
- * first one of a path counts), and gives it to those of that path now.
+ * first one of a path counts), and gives it to those of that path now;
+ * a path given different ones gives none (pd_dso_load).
  */
 int
 pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
@@ -215,8 +287,17 @@ pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
 		free(p);
 		p = np;
 	}
-	if (bid_find(sy, p) != NULL)
+	if ((b = bid_find(sy, p)) != NULL) {
+		if (!b->differs && !bid_same(b->bid, b->len, bid, bidlen)) {
+			b->differs = 1;
+			dsos_of_path(sy, p, bid_retract, NULL);
+		}
+		if (b->differs) {
+			free(p);
+			return 1;
+		}
 		goto apply;
+	}
 	if (sy->nbids == sy->bidcap) {
 		ncap = sy->bidcap ? sy->bidcap * 2 : 32;
 		if ((nb = realloc(sy->bids, ncap * sizeof(*nb))) == NULL)
@@ -237,6 +318,7 @@ pd_syms_bid_add(struct pd_syms *sy, const char *path, size_t len,
 	b->path = p;
 	memcpy(b->bid, bid, bidlen);
 	b->len = bidlen;
+	b->differs = b->said = 0;
 	k = hash_name(sy, p) & (sy->bidcap - 1);
 	b->next = sy->bidhash[k];
 	sy->bidhash[k] = ++sy->nbids;
@@ -253,7 +335,7 @@ fail:
 
 struct dso *
 pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
-    int kernel, uint32_t pid)
+    int kernel, uint32_t pid, unsigned host)
 {
 	const unsigned char *bid = id->bid;
 	size_t bidlen = id->bidlen;
@@ -290,9 +372,10 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 
 	if (sy->dcap == 0 && dhash_grow(sy) < 0)
 		goto fail;
-	k = hash_name(sy, key) & (sy->dcap - 1);
+	k = dso_slot(sy, key, host, sy->dcap);
 	for (d = sy->dhash[k]; d != NULL; d = d->next) {
-		if (strcmp(d->name, key) != 0 || d->kind != kind)
+		if (d->host != host || strcmp(d->name, key) != 0 ||
+		    d->kind != kind)
 			continue;
 		if (d->overflow) {
 			ovf = d;
@@ -309,8 +392,10 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 	}
 	if (d != NULL) {
 		/* A build id that arrives before the file is loaded counts. */
-		if (bidlen > 0 && d->bidlen == 0 && !d->loaded)
+		if (bidlen > 0 && d->bidlen == 0 && !d->loaded) {
 			dso_set_bid(d, bid, bidlen);
+			d->bid_note = 0;
+		}
 		if (id->ino != 0 && d->ino == 0) {
 			d->ino = id->ino;
 			d->maj = id->maj;
@@ -334,6 +419,9 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 		goto fail;
 	}
 	d->kind = kind;
+	d->host = host;
+	if (host >= sy->dhosts)
+		sy->dhosts = host + 1;
 	d->ino = id->ino;
 	d->maj = id->maj;
 	d->min = id->min;
@@ -353,9 +441,11 @@ pd_syms_dso(struct pd_syms *sy, const char *path, const struct dso_id *id,
 		    "not shown", d->path, DSO_SAME_MAX);
 	} else if (bidlen > 0)
 		dso_set_bid(d, bid, bidlen);
-	else if ((bn = bid_find(sy, path)) != NULL)
+	else if ((bn = bid_find(sy, path)) != NULL && !bn->differs) {
 		dso_set_bid(d, bn->bid, bn->len);
-	k = hash_name(sy, d->name) & (sy->dcap - 1);
+		d->bid_note = 1;
+	}
+	k = dso_slot(sy, d->name, d->host, sy->dcap);
 	d->next = sy->dhash[k];
 	sy->dhash[k] = d;
 	sy->dn++;
@@ -372,6 +462,40 @@ fail:
 #define LOOKED(sy)	(sy)->looked[0] != '\0' ? " (looked also in: " : "", \
 			(sy)->looked, (sy)->looked[0] != '\0' ? ")" : ""
 
+struct late_bid {
+	const unsigned char *bid;
+	size_t		 len;
+};
+
+/*
+ * A HEADER_BUILD_ID for d: taken when it is not loaded yet; when it is
+ * (a pipe stream gives them last), checked, and a mismatch said.
+ */
+static void
+dso_take_bid(struct pd_syms *sy, struct dso *d, void *arg)
+{
+	const struct late_bid *lb = arg;
+	char want[41], have[41];
+
+	if (d->bidlen != 0 || d->overflow)
+		return;
+	if (!d->loaded) {
+		dso_set_bid(d, lb->bid, lb->len);
+		d->bid_note = 1;
+		return;
+	}
+	if (d->late || d->fbidlen == 0 || d->st.n == 0 ||
+	    (d->fbidlen >= lb->len && memcmp(d->fbid, lb->bid, lb->len) == 0))
+		return;
+	d->late = 1;
+	d->wrong = 1;
+	pd_bid_hex(want, lb->bid, lb->len > 20 ? 20 : lb->len);
+	pd_bid_hex(have, d->fbid, d->fbidlen);
+	pd_syms_note(sy, "%s: build id %s, given after its samples, does not "
+	    "match the file's %s; the names shown for it may be wrong",
+	    d->path, want, have);
+}
+
 /*
  * A HEADER_BUILD_ID: dsos of that path not loaded yet take it; one
  * already loaded without a build id (a pipe stream gives them last) is
@@ -381,42 +505,9 @@ void
 pd_syms_dso_bid(struct pd_syms *sy, const char *path,
     const unsigned char *bid, size_t bidlen)
 {
-	char want[41], have[41], *mod = NULL;
-	const char *keys[3];
-	struct dso *d;
-	size_t i, nk = 0;
+	struct late_bid lb = { bid, bidlen };
 
-	if (sy->dcap == 0)
-		return;
-	/* The chains a dso of this path can be on: its name's. */
-	keys[nk++] = path;
-	if (strncmp(path, "[kernel.kallsyms", 16) == 0)
-		keys[nk++] = "[kernel.kallsyms]";
-	else if ((mod = module_name(path)) != NULL)
-		keys[nk++] = mod;
-	for (i = 0; i < nk; i++)
-		for (d = sy->dhash[hash_name(sy, keys[i]) & (sy->dcap - 1)];
-		    d != NULL; d = d->next) {
-			if (d->bidlen != 0 || d->overflow ||
-			    strcmp(d->path, path) != 0)
-				continue;
-			if (!d->loaded) {
-				dso_set_bid(d, bid, bidlen);
-				continue;
-			}
-			if (d->late || d->fbidlen == 0 || d->st.n == 0 ||
-			    (d->fbidlen >= bidlen &&
-			    memcmp(d->fbid, bid, bidlen) == 0))
-				continue;
-			d->late = 1;
-			d->wrong = 1;
-			pd_bid_hex(want, bid, bidlen > 20 ? 20 : bidlen);
-			pd_bid_hex(have, d->fbid, d->fbidlen);
-			pd_syms_note(sy, "%s: build id %s, given after its "
-			    "samples, does not match the file's %s; the names "
-			    "shown for it may be wrong", d->path, want, have);
-		}
-	free(mod);
+	dsos_of_path(sy, path, dso_take_bid, &lb);
 }
 
 #define PROC_MAGIC	0x9fa0		/* <linux/magic.h> PROC_SUPER_MAGIC */
@@ -1022,6 +1113,28 @@ looked_add(struct pd_syms *sy, const char *what, const char *dir)
 	    dir != NULL ? dir : "");
 }
 
+/* The --symfs HOST=DIR of d's host, or NULL. */
+static const char *
+host_symfs(const struct pd_syms *sy, const struct dso *d)
+{
+	return pd_syms_host_arg(sy->sdirs, sy->nsdirs,
+	    pd_syms_host_called(sy, d->host));
+}
+
+/* d's file under a --symfs dir when it is d's (file_is), or NULL. */
+static char *
+symfs_file(struct pd_syms *sy, const struct dso *d, const char *dir)
+{
+	char *p;
+
+	if (asprintf(&p, "%s%s", dir, d->path) < 0)
+		return NULL;
+	if (file_is(sy, d, p))
+		return p;
+	free(p);
+	return NULL;
+}
+
 /*
  * The file to read for a dso: NULL for the one at its path on this
  * machine, or one found by its build id (malloc'd): under --symfs, in
@@ -1034,17 +1147,20 @@ static char *
 dso_locate(struct pd_syms *sy, struct dso *d)
 {
 	static const char *const ents[] = { "elf", "debug" };
+	const char *dirs[2];
 	char hex[41], *p;
 	size_t i;
 
 	sy->looked[0] = '\0';
-	if (sy->symfs != NULL) {
-		if (asprintf(&p, "%s%s", sy->symfs, d->path) < 0)
-			return NULL;
-		if (file_is(sy, d, p))
+	/* Its host's tree, then every host's. */
+	dirs[0] = host_symfs(sy, d);
+	dirs[1] = sy->symfs;
+	for (i = 0; i < 2; i++) {
+		if (dirs[i] == NULL)
+			continue;
+		if ((p = symfs_file(sy, d, dirs[i])) != NULL)
 			return p;
-		free(p);
-		looked_add(sy, "--symfs", sy->symfs);
+		looked_add(sy, "--symfs", dirs[i]);
 	}
 	if (d->bidlen == 0)
 		return NULL;
@@ -1383,12 +1499,48 @@ load_perfmap(struct pd_syms *sy, struct dso *d)
 		pd_syms_note(sy, "%s: out of memory", d->name);
 }
 
+/*
+ * Whether d's file cannot be picked by a build id: the stream gave its
+ * path different ones (a merge of hosts whose files differ) and d none
+ * of its own, so a file found by its path alone may be another host's.
+ * Then only its host's --symfs HOST=DIR, which the user gave for that
+ * host, is read for it; without one its symbols are not shown, said
+ * once per path.
+ */
+static int
+dso_unpicked(struct pd_syms *sy, struct dso *d)
+{
+	struct bidnote *bn;
+	const char *dir;
+
+	if (d->bidlen != 0 || (bn = bid_find(sy, d->path)) == NULL ||
+	    !bn->differs)
+		return 0;
+	if (d->kind == DSO_FILE && (dir = host_symfs(sy, d)) != NULL &&
+	    (d->file = symfs_file(sy, d, dir)) != NULL) {
+		load_elf(sy, d, d->file);
+		return 1;
+	}
+	if (!bn->said) {
+		bn->said = 1;
+		pd_syms_note(sy, "%s: different build ids in the stream "
+		    "(several hosts?): matched by build id only; without "
+		    "one, its symbols are not shown (see --symfs HOST=DIR)",
+		    d->path);
+	}
+	d->wrong = 1;
+	return 1;
+}
+
 void
 pd_dso_load(struct pd_syms *sy, struct dso *d)
 {
 	char *file;
 
 	d->loaded = 1;
+	if ((d->kind == DSO_FILE || d->kind == DSO_VDSO) &&
+	    dso_unpicked(sy, d))
+		return;
 	if (d->kind == DSO_FILE) {
 		file = dso_locate(sy, d);
 		load_elf(sy, d, file != NULL ? file : d->path);

@@ -88,3 +88,17 @@ pd_hosts_slow(struct pd_hosts *h, const struct pd_evlist *el,
 		h->nev = nev;
 	return 0;
 }
+
+unsigned
+pd_hosts_pid(struct pd_hosts *h, const struct pd_evlist *el, uint32_t pid)
+{
+	unsigned k = pid / PD_PIDS_HOST_STEP;
+	size_t nev;
+
+	/* Host 0's and -1 need no table. */
+	if (k == 0 || pid == UINT32_MAX || el == NULL)
+		return 0;
+	if ((nev = pd_evlist_count(el)) > 0 && h->nev != nev)
+		(void)pd_hosts_slow(h, el, pd_evlist_at(el, nev - 1));
+	return k < h->n ? k : 0;
+}

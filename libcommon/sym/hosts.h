@@ -51,6 +51,16 @@ pd_hosts_event(struct pd_hosts *h, const struct pd_evlist *el,
 	return pd_hosts_slow(h, el, ev);
 }
 
+/*
+ * Host number of a pid or tid of el's stream: pid / PD_PIDS_HOST_STEP
+ * when that is one of the hosts el's events name (the merge moved host
+ * k's pids by k steps), else 0: a one-host stream's, and -1, which no
+ * merge moves. Classifies el's events first when the table is not of
+ * them (pd_hosts_slow).
+ */
+unsigned	 pd_hosts_pid(struct pd_hosts *, const struct pd_evlist *,
+		    uint32_t pid);
+
 /* Host k's name ("@" and after in its events' names), or NULL: one host. */
 static inline const char *
 pd_hosts_name(const struct pd_hosts *h, unsigned k)

@@ -106,20 +106,13 @@ khost_here(struct pd_syms *sy, struct khost *kh)
 static const char *
 khost_file(const struct pd_syms *sy, const struct khost *kh)
 {
-	const char *name = khost_name(sy, kh), *eq;
-	size_t i;
+	const char *file;
 
-	if (name == NULL && sy->kallsyms_path != NULL)
+	if (khost_name(sy, kh) == NULL && sy->kallsyms_path != NULL)
 		return sy->kallsyms_path;
-	if (name == NULL)
-		name = sy->hi.seen & 1U << PD_FEAT_HOSTNAME ? sy->hi.hostname :
-		    NULL;
-	for (i = 0; name != NULL && i < sy->nkfiles; i++) {
-		eq = strchr(sy->kfiles[i], '=');
-		if ((size_t)(eq - sy->kfiles[i]) == strlen(name) &&
-		    memcmp(sy->kfiles[i], name, eq - sy->kfiles[i]) == 0)
-			return eq + 1;
-	}
+	if ((file = pd_syms_host_arg(sy->kfiles, sy->nkfiles,
+	    pd_syms_host_called(sy, kh->k))) != NULL)
+		return file;
 	return kh->k == 0 ? sy->kallsyms_path : NULL;
 }
 
@@ -472,30 +465,41 @@ load_by_bid(struct pd_syms *sy, struct khost *kh)
 	return 0;
 }
 
-/* --symfs DIR's proc/kallsyms when there is one (malloc'd), else NULL. */
+/*
+ * The proc/kallsyms of kh's host's --symfs HOST=DIR, else of a plain
+ * --symfs DIR, the first there is (malloc'd), or NULL.
+ */
 static char *
-symfs_kallsyms(struct pd_syms *sy)
+symfs_kallsyms(struct pd_syms *sy, const struct khost *kh)
 {
+	const char *dirs[2];
 	struct stat st;
+	size_t i;
 	char *p;
 
-	if (sy->symfs == NULL ||
-	    asprintf(&p, "%s/proc/kallsyms", sy->symfs) < 0)
-		return NULL;
-	if (stat(p, &st) == 0)
-		return p;
-	if (sy->verbose)
-		pd_syms_note(sy, "[kernel.kallsyms]: %s: %s", p,
-		    strerror(errno));
-	free(p);
+	dirs[0] = pd_syms_host_arg(sy->sdirs, sy->nsdirs,
+	    pd_syms_host_called(sy, kh->k));
+	dirs[1] = sy->symfs;
+	for (i = 0; i < 2; i++) {
+		if (dirs[i] == NULL ||
+		    asprintf(&p, "%s/proc/kallsyms", dirs[i]) < 0)
+			continue;
+		if (stat(p, &st) == 0)
+			return p;
+		if (sy->verbose)
+			pd_syms_note(sy, "[kernel.kallsyms]: %s: %s", p,
+			    strerror(errno));
+		free(p);
+	}
 	return NULL;
 }
 
 /*
  * Kernel symbols, looked for once: --kallsyms FILE; --symfs DIR's
- * proc/kallsyms; by the stream's kernel build id (load_by_bid); for a
- * stream that gives none, /proc/kallsyms when the stream names this
- * host and boot (the host rule).
+ * proc/kallsyms (the host's HOST=DIR's, else a plain one's); by the
+ * stream's kernel build id (load_by_bid); for a stream that gives none,
+ * /proc/kallsyms when the stream names this host and boot (the host
+ * rule).
  */
 int
 pd_kallsyms_load(struct pd_syms *sy, struct khost *kh)
@@ -509,11 +513,13 @@ pd_kallsyms_load(struct pd_syms *sy, struct khost *kh)
 	kh->ktried = -1;
 	if ((file = khost_file(sy, kh)) != NULL)
 		r = take(sy, kh, file, 1);
-	else if ((p = symfs_kallsyms(sy)) != NULL) {
+	else if ((p = symfs_kallsyms(sy, kh)) != NULL) {
 		r = take(sy, kh, p, 1);
 		free(p);
-	} else if (kh->kbidlen > 0)
+	} else if (kh->kbidlen > 0) {
+		kh->kbid_used = 1;
 		r = load_by_bid(sy, kh);
+	}
 	else if ((h = khost_here(sy, kh)) != 1) {
 		if (h == 0) {
 			(void)host_names(sy, kh, &name, &rel);
@@ -557,4 +563,28 @@ pd_kallsyms_bid(struct pd_syms *sy, struct khost *kh,
 	    "samples, is not this machine's kernel (%s); the kernel names "
 	    "shown from /proc/kallsyms may be wrong", who(sy, kh, w, sizeof(w)),
 	    want, hlen > 0 ? have : "unknown");
+}
+
+void
+pd_kallsyms_bid_differs(struct pd_syms *sy, struct khost *kh)
+{
+	char w[160];
+
+	if (!kh->kbid_note)
+		return;
+	kh->kbid_note = 0;
+	if (!kh->kbid_used) {
+		/* Its symbols not looked for yet, or found without it. */
+		kh->kbidlen = 0;
+		if (kh->ktried == 0)
+			pd_syms_note(sy, "%s[kernel.kallsyms]: different "
+			    "build ids in the stream (several hosts?): none "
+			    "is taken for this kernel; see --kallsyms "
+			    "HOST=FILE", who(sy, kh, w, sizeof(w)));
+		return;
+	}
+	pd_syms_note(sy, "%s[kernel.kallsyms]: different build ids in the "
+	    "stream (several hosts?): the kernel names shown were found by "
+	    "the first, maybe another host's kernel's",
+	    who(sy, kh, w, sizeof(w)));
 }

@@ -666,7 +666,9 @@ do_mmap(struct pd_syms *sy, const struct pd_evlist *el,
 		}
 	} else if ((p = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;
-	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid)) == NULL)
+	/* A host's file is its own: another host may have another. */
+	if ((dso = pd_syms_dso(sy, path, &id, kernel, pid, kernel ? 0 :
+	    pd_hosts_pid(&sy->hosts, el, pid))) == NULL)
 		return -1;
 	m.path = dso->path;
 	m.gen = ++sy->gen;
@@ -682,6 +684,7 @@ do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 {
 	struct pd_record_header_build_id b;
 	size_t idlen;
+	int r;
 
 	if (pd_record_header_build_id_parse(rec, &b) < 0 ||
 	    b.filename_len == 0)
@@ -691,12 +694,23 @@ do_build_id(struct pd_syms *sy, const struct pd_rec *rec)
 	if (!(rec->misc & PD_RECORD_MISC_BUILD_ID_SIZE))
 		while (idlen > 0 && b.build_id[idlen - 1] == 0)
 			idlen--;
-	if (b.filename_len == 17 &&
-	    memcmp(b.filename, "[kernel.kallsyms]", 17) == 0)
-		/* Which host's a merge's is, it does not say: the first. */
+	if ((r = pd_syms_bid_add(sy, b.filename, b.filename_len, b.build_id,
+	    idlen)) < 0)
+		return -1;
+	if (b.filename_len != 17 ||
+	    memcmp(b.filename, "[kernel.kallsyms]", 17) != 0)
+		return 0;
+	/*
+	 * Which host's kernel it is, the record does not say: the first
+	 * host's, unless the stream gives the kernel different ones.
+	 */
+	if (r == 1)
+		pd_kallsyms_bid_differs(sy, &sy->k0);
+	else if (sy->k0.kbidlen == 0) {
 		pd_kallsyms_bid(sy, &sy->k0, b.build_id, idlen);
-	return pd_syms_bid_add(sy, b.filename, b.filename_len, b.build_id,
-	    idlen);
+		sy->k0.kbid_note = sy->k0.kbidlen > 0;
+	}
+	return 0;
 }
 
 /*

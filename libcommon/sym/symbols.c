@@ -55,19 +55,135 @@ bid_dir(struct pd_syms *sy)
 	return 0;
 }
 
-int
-pd_syms_opts_kallsyms(struct pd_syms_opts *o, const char *arg)
+/*
+ * An option's argument: a plain one into *plain, "HOST=X" (HOST not
+ * empty, without '/') into v. 0, or -1 past PD_SYMS_KFILES_MAX.
+ */
+static int
+opts_host_arg(const char *arg, const char **plain, const char **v,
+    size_t *n)
 {
 	const char *eq = strchr(arg, '=');
 
 	if (eq == NULL || eq == arg || memchr(arg, '/', eq - arg) != NULL) {
-		o->kallsyms = arg;
+		*plain = arg;
 		return 0;
 	}
-	if (o->nkallsyms_hosts >= PD_SYMS_KFILES_MAX)
+	if (*n >= PD_SYMS_KFILES_MAX)
 		return -1;
-	o->kallsyms_hosts[o->nkallsyms_hosts++] = arg;
+	v[(*n)++] = arg;
 	return 0;
+}
+
+int
+pd_syms_opts_kallsyms(struct pd_syms_opts *o, const char *arg)
+{
+	return opts_host_arg(arg, &o->kallsyms, o->kallsyms_hosts,
+	    &o->nkallsyms_hosts);
+}
+
+int
+pd_syms_opts_symfs(struct pd_syms_opts *o, const char *arg)
+{
+	return opts_host_arg(arg, &o->symfs, o->symfs_hosts,
+	    &o->nsymfs_hosts);
+}
+
+/* Copies of n "HOST=X" arguments into *v: 0, or -1 out of memory. */
+static int
+host_args_dup(char ***v, size_t *nv, const char *const *args, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if ((*v = calloc(n, sizeof(**v))) == NULL)
+		return -1;
+	for (; *nv < n; ++*nv)
+		if (strchr(args[*nv], '=') == NULL ||
+		    ((*v)[*nv] = strdup(args[*nv])) == NULL)
+			return -1;
+	return 0;
+}
+
+const char *
+pd_syms_host_arg(char *const *v, size_t n, const char *host)
+{
+	const char *eq;
+	size_t i;
+
+	for (i = 0; host != NULL && i < n; i++) {
+		eq = strchr(v[i], '=');
+		if ((size_t)(eq - v[i]) == strlen(host) &&
+		    memcmp(v[i], host, eq - v[i]) == 0)
+			return eq + 1;
+	}
+	return NULL;
+}
+
+/* Whether the HOST of a "HOST=X" is one of the stream's hosts. */
+static int
+host_known(const struct pd_syms *sy, const char *arg)
+{
+	size_t len = strchr(arg, '=') - arg, k;
+	const char *name;
+
+	for (k = 0; k == 0 || k < sy->hosts.n; k++)
+		if ((name = pd_syms_host_called(sy, k)) != NULL &&
+		    strlen(name) == len && memcmp(name, arg, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The stream's hosts as a note says them, into buf. */
+static void
+hosts_said(const struct pd_syms *sy, char *buf, size_t len)
+{
+	const char *name;
+	size_t k, n;
+
+	if (sy->hosts.n == 0) {
+		name = pd_syms_host_called(sy, 0);
+		snprintf(buf, len, "%s%s", name != NULL ? "its host: " :
+		    "it names no host", name != NULL ? name : "");
+		return;
+	}
+	n = snprintf(buf, len, "its hosts:");
+	for (k = 0; k < sy->hosts.n && n < len; k++)
+		n += snprintf(buf + n, len - n, "%s %s", k > 0 ? "," : "",
+		    pd_syms_host_called(sy, k));
+}
+
+void
+pd_syms_end(struct pd_syms *sy, const struct pd_evlist *el)
+{
+	static const char *const opt[] = { "--kallsyms", "--symfs" };
+	char *const *v[2] = { sy->kfiles, sy->sdirs };
+	size_t nv[2] = { sy->nkfiles, sy->nsdirs }, i, j, nev;
+	char hosts[256];
+
+	if (sy->nkfiles + sy->nsdirs == 0)
+		return;
+	/* The hosts of the events as they are now. */
+	if (el != NULL && (nev = pd_evlist_count(el)) > 0 &&
+	    sy->hosts.nev != nev)
+		(void)pd_hosts_slow(&sy->hosts, el, pd_evlist_at(el, nev - 1));
+	hosts_said(sy, hosts, sizeof(hosts));
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nv[i]; j++)
+			if (!host_known(sy, v[i][j]))
+				pd_syms_note(sy, "%s %s: no host %.*s in the "
+				    "stream (%s); not used", opt[i], v[i][j],
+				    (int)(strchr(v[i][j], '=') - v[i][j]),
+				    v[i][j], hosts);
+}
+
+const char *
+pd_syms_host_called(const struct pd_syms *sy, unsigned k)
+{
+	const char *name = pd_hosts_name(&sy->hosts, k);
+
+	if (name != NULL || k != 0)
+		return name;
+	return sy->hi.seen & 1U << PD_FEAT_HOSTNAME ? sy->hi.hostname : NULL;
 }
 
 struct pd_syms *
@@ -93,16 +209,11 @@ pd_syms_new(const struct pd_syms_opts *o)
 	if (o != NULL && o->kallsyms != NULL &&
 	    (sy->kallsyms_path = strdup(o->kallsyms)) == NULL)
 		goto fail;
-	if (o != NULL && o->nkallsyms_hosts > 0) {
-		if ((sy->kfiles = calloc(o->nkallsyms_hosts,
-		    sizeof(*sy->kfiles))) == NULL)
-			goto fail;
-		for (; sy->nkfiles < o->nkallsyms_hosts; sy->nkfiles++)
-			if (strchr(o->kallsyms_hosts[sy->nkfiles], '=') ==
-			    NULL || (sy->kfiles[sy->nkfiles] =
-			    strdup(o->kallsyms_hosts[sy->nkfiles])) == NULL)
-				goto fail;
-	}
+	if (o != NULL && (host_args_dup(&sy->kfiles, &sy->nkfiles,
+	    o->kallsyms_hosts, o->nkallsyms_hosts) < 0 ||
+	    host_args_dup(&sy->sdirs, &sy->nsdirs, o->symfs_hosts,
+	    o->nsymfs_hosts) < 0))
+		goto fail;
 	if (o != NULL && o->symfs != NULL && o->symfs[0] != '\0' &&
 	    (sy->symfs = strdup(o->symfs)) == NULL)
 		goto fail;
@@ -138,6 +249,9 @@ pd_syms_free(struct pd_syms *sy)
 	for (i = 0; i < sy->nkfiles; i++)
 		free(sy->kfiles[i]);
 	free(sy->kfiles);
+	for (i = 0; i < sy->nsdirs; i++)
+		free(sy->sdirs[i]);
+	free(sy->sdirs);
 	free(sy->rels);
 	for (i = 0; i < sy->nnotes; i++)
 		free(sy->notes[i]);

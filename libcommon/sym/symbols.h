@@ -25,7 +25,7 @@ struct pd_sample;
 
 struct pd_syms;			/* processes, maps, dsos, kernel symbols */
 
-/* --kallsyms HOST=FILE options at most. */
+/* --kallsyms HOST=FILE options at most; --symfs HOST=DIR likewise. */
 #define PD_SYMS_KFILES_MAX	64
 
 struct pd_syms_opts {
@@ -40,7 +40,12 @@ struct pd_syms_opts {
 	int		 dso_only;	/* name dsos only: read no file */
 	int		 no_debuginfod;	/* never ask DEBUGINFOD_URLS' servers */
 	const char	*symfs;		/* --symfs DIR: the recording host's
-					   root under DIR, or NULL */
+					   root under DIR (a merged stream's
+					   every host's), or NULL */
+	const char	*symfs_hosts[PD_SYMS_KFILES_MAX];
+					/* --symfs HOST=DIR, each "HOST=DIR":
+					   HOST's root */
+	size_t		 nsymfs_hosts;
 	int		 verbose;	/* a note for each path tried */
 };
 
@@ -53,12 +58,23 @@ struct pd_syms_opts {
 int	pd_syms_opts_kallsyms(struct pd_syms_opts *o, const char *arg);
 
 /*
+ * A --symfs argument into o, by the same rule: "HOST=DIR" is HOST's
+ * files' root (host HOST of a merged stream, or a one-host stream whose
+ * HOSTNAME is HOST), anything else a plain DIR, every host's (the last
+ * one counts). 0, or -1 past PD_SYMS_KFILES_MAX hosts.
+ */
+int	pd_syms_opts_symfs(struct pd_syms_opts *o, const char *arg);
+
+/*
  * Where the file of a map with a build id is looked for, in this
- * order: opts.symfs/path; perf's build-id cache ($PERF_BUILDID_DIR,
- * else ~/.debug: .build-id/xx/rest/elf, then its debug); the file at
- * its path on this machine; debuginfod (DEBUGINFOD_URLS, as the debug
- * info below). A file whose build id differs is never used. Each file
- * is looked for once, on its first address.
+ * order: its host's --symfs HOST=DIR/path (the host of its pid:
+ * pd_hosts_pid()), opts.symfs/path; perf's build-id cache
+ * ($PERF_BUILDID_DIR, else ~/.debug: .build-id/xx/rest/elf, then its
+ * debug); the file at its path on this machine; debuginfod
+ * (DEBUGINFOD_URLS, as the debug info below). A file whose build id
+ * differs is never used. Each file is looked for once, on its first
+ * address. A map without a build id whose path the stream gave
+ * different ones (HEADER_BUILD_ID) is read from its host's DIR only.
  */
 
 /*
@@ -342,6 +358,14 @@ struct pd_syms_later {
 
 const char	*pd_syms_report_comm(struct pd_syms *, uint32_t tid,
 		    const struct pd_syms_later **later);
+
+/*
+ * The input ended (el: its events): a note for each --kallsyms
+ * HOST=FILE and --symfs HOST=DIR whose HOST is no host of the stream
+ * (a merged stream's, or a one-host stream's HOSTNAME), so a name
+ * mistyped is not taken for a file that did not help. Call once.
+ */
+void		 pd_syms_end(struct pd_syms *, const struct pd_evlist *el);
 
 /*
  * Notes for the user (build-id mismatch, missing file, stripped file,

@@ -31,12 +31,16 @@ struct load {
 
 struct dso {
 	char		*path;		/* as in the mmap record */
+	unsigned	 host;		/* of its maps' pids (hosts.h): a
+					   host's file is its own dso */
 	const char	*name;		/* what perf prints in parentheses */
 	int		 name_plain;	/* name needs no escape (esc.h) */
 	char		*name_buf;	/* name when it is not path */
 	enum dso_kind	 kind;
 	unsigned char	 bid[20];	/* the build id the stream gave */
 	size_t		 bidlen;	/* 0: the stream gave none */
+	int		 bid_note;	/* bid is a HEADER_BUILD_ID's, not
+					   its map's own */
 	unsigned char	 fbid[20];	/* the file's, once loaded */
 	size_t		 fbidlen;
 	int		 late;		/* a late build id was checked */
@@ -122,6 +126,9 @@ struct khost {
 	uint64_t	 kref_addr;	/* its address in the mmap (pgoff) */
 	unsigned char	 kbid[20];	/* the stream's kernel build id */
 	size_t		 kbidlen;	/* 0: none (yet) */
+	int		 kbid_note;	/* kbid is a HEADER_BUILD_ID's, not
+					   its kernel map's own */
+	int		 kbid_used;	/* ksyms were looked for by kbid */
 	int		 kbid_host;	/* ksyms are /proc/kallsyms taken
 					   without a build id (host rule) */
 };
@@ -162,8 +169,9 @@ struct pd_syms {
 					   sample are of one process) */
 	uint64_t	 gen;		/* source of proc gens */
 
-	struct dso	**dhash;	/* dsos by path */
+	struct dso	**dhash;	/* dsos by name and host */
 	size_t		 dcap, dn;
+	unsigned	 dhosts;	/* 1 + the highest host of a dso */
 	struct dso	**fhash;	/* loaded dsos by device and inode */
 	size_t		 fcap, fn;
 	size_t		 nmaps;		/* map entries kept, shared once */
@@ -173,11 +181,16 @@ struct pd_syms {
 	struct pd_syms_later *laters;	/* every one made, to free */
 	size_t		 nlaters;
 
-	/* HEADER_BUILD_ID: path -> build id, applied to dsos by path */
+	/*
+	 * HEADER_BUILD_ID: path -> build id, applied to dsos by path;
+	 * none when the stream gives a path different ones (differs).
+	 */
 	struct bidnote {
 		char		*path;
 		unsigned char	 bid[20];
 		size_t		 len;
+		int		 differs;	/* another build id was given */
+		int		 said;		/* and a note said so */
 		size_t		 next;	/* hash chain: index + 1, 0 ends */
 	}		*bids;
 	size_t		 nbids, bidcap;
@@ -197,6 +210,9 @@ struct pd_syms {
 	/* --kallsyms HOST=FILE, each "HOST=FILE" */
 	char		**kfiles;
 	size_t		 nkfiles;
+	/* --symfs HOST=DIR, each "HOST=DIR" */
+	char		**sdirs;
+	size_t		 nsdirs;
 	/* OSRELEASE of each HOSTNAME the stream gave (merged: several) */
 	struct hostrel {
 		char	 host[128], release[128];
@@ -217,6 +233,18 @@ struct pd_syms {
 	struct pd_symc	 symc_one;	/* an answer not cached */
 	int		 nviews;	/* view words handed out */
 };
+
+/*
+ * The value of the "HOST=X" of v (--kallsyms, --symfs) named for host,
+ * or NULL (none; host NULL).
+ */
+const char	*pd_syms_host_arg(char *const *v, size_t n, const char *host);
+
+/*
+ * What host k is called, for the HOST= of the options: a merged host's
+ * name, a one-host stream's HOSTNAME; NULL when the stream says none.
+ */
+const char	*pd_syms_host_called(const struct pd_syms *, unsigned k);
 
 /* kh's host's name in a merged stream, or NULL: one host's stream. */
 static inline const char *
@@ -250,9 +278,17 @@ struct dso_id {
 /* A build id as hex into buf (2 * len + 1 bytes), as perf prints it. */
 void		 pd_bid_hex(char *buf, const unsigned char *bid, size_t len);
 struct dso	*pd_syms_dso(struct pd_syms *, const char *path,
-		    const struct dso_id *, int kernel, uint32_t pid);
+		    const struct dso_id *, int kernel, uint32_t pid,
+		    unsigned host);
 void		 pd_syms_dso_bid(struct pd_syms *, const char *path,
 		    const unsigned char *bid, size_t bidlen);
+/*
+ * A HEADER_BUILD_ID's path and build id, kept for the dsos of that path
+ * without their own: 0; 1 when the stream gave that path another build
+ * id before (then none is given to them: a merge's hosts may have
+ * different files at one path, and the record does not say whose it
+ * is); -1 out of memory.
+ */
 int		 pd_syms_bid_add(struct pd_syms *, const char *path,
 		    size_t len, const unsigned char *bid, size_t bidlen);
 /*
@@ -292,6 +328,13 @@ int		 pd_kallsyms_load(struct pd_syms *, struct khost *);
  */
 void		 pd_kallsyms_bid(struct pd_syms *, struct khost *,
 		    const unsigned char *bid, size_t len);
+/*
+ * The stream gave [kernel.kallsyms] different build ids (BUILD_ID
+ * records, which do not say whose kernel is theirs): kh's, when it took
+ * one of them, is dropped before its symbols are looked for by it
+ * (then found as for a stream without one), or said to be in doubt.
+ */
+void		 pd_kallsyms_bid_differs(struct pd_syms *, struct khost *);
 /* Host k's kernel, made on first use; NULL when out of memory. */
 struct khost	*pd_syms_khost(struct pd_syms *, unsigned k);
 /* The host of a kernel record (its sample_id_all trailer's event). */

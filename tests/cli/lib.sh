@@ -67,6 +67,14 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
 }
 
+# UTS and PID namespaces (with their own /proc) for a "host" of its
+# own, as the merge cases make them, or skip.
+need_hostns() {
+	command -v unshare >/dev/null 2>&1 || skip "no unshare"
+	unshare --uts --pid --fork --mount-proc true 2>/dev/null ||
+		skip "cannot make UTS and PID namespaces here"
+}
+
 # need_tracepoint SYSTEM[/EVENT]: tracefs mounted (done here when it is
 # not) and the tracepoint (or system) there, or skip.
 need_tracepoint() {

@@ -62,6 +62,14 @@ main(void)
 	T(pd_hosts_name(&h, 2) != NULL && strcmp(pd_hosts_name(&h, 2),
 	    "d") == 0);
 	T(pd_hosts_name(&h, 3) == NULL);
+	/* A pid's host: its step, when the stream has that host. */
+	pd_hosts_forget(&h);
+	T(pd_hosts_pid(&h, &el, 5) == 0);
+	T(pd_hosts_pid(&h, &el, 2 * PD_PIDS_HOST_STEP + 5) == 2);
+	T(pd_hosts_pid(&h, &el, PD_PIDS_HOST_STEP) == 1);
+	T(pd_hosts_pid(&h, &el, 3 * PD_PIDS_HOST_STEP + 1) == 0);
+	T(pd_hosts_pid(&h, &el, UINT32_MAX) == 0);
+	T(pd_hosts_pid(&h, NULL, PD_PIDS_HOST_STEP) == 0);
 	/* A new event: classified again, the others keep their hosts. */
 	T(add(&el, "cpu-clock@e", 5) == 4);
 	T(host(&h, &el, 4) == 3);
@@ -84,6 +92,7 @@ main(void)
 	T(add(&el, "cpu-clock@a", 1) == 0);
 	T(add(&el, "cycles@a", 2) == 1);
 	T(host(&h, &el, 1) == 0 && pd_hosts_name(&h, 0) == NULL);
+	T(pd_hosts_pid(&h, &el, PD_PIDS_HOST_STEP + 5) == 0);
 	pd_hosts_free(&h);
 	pd_evlist_free(&el);
 

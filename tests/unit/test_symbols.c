@@ -320,6 +320,107 @@ test_kallsyms(void)
 	unlink(path);
 }
 
+/* A HEADER_BUILD_ID of path: an id of 20 bytes `fill`, pid -1. */
+static size_t
+bid_rec(const char *path, unsigned char fill)
+{
+	struct pd_record_header_build_id b;
+	unsigned char id[20];
+	size_t at = b_len;
+
+	memset(id, fill, sizeof(id));
+	memset(&b, 0, sizeof(b));
+	b.pid = -1;
+	b.build_id = id;
+	b.build_id_size = sizeof(id);
+	b.filename = path;
+	b.filename_len = strlen(path);
+	b_len += pd_record_header_build_id_build(b_buf + at,
+	    sizeof(b_buf) - at, PD_RECORD_MISC_BUILD_ID_SIZE, &b, 0);
+	return at;
+}
+
+/* How many notes hold `what`; all of them read. */
+static int
+notes_with(struct pd_syms *sy, const char *what)
+{
+	const char *n;
+	int k = 0;
+
+	while ((n = pd_syms_next_note(sy)) != NULL)
+		k += strstr(n, what) != NULL;
+	return k;
+}
+
+/*
+ * BUILD_ID records (pid -1: whose, they do not say): a path's build id
+ * goes to its maps without their own, until the stream gives that path
+ * another (a merge of hosts whose files differ): then none does, not
+ * even to the maps that took the first, and a file of that path is not
+ * read; said once. The kernel's likewise.
+ */
+static void
+test_bid_notes(void)
+{
+	struct pd_syms *sy = pd_syms_new(NULL);
+	struct pd_mapres m;
+	struct pd_symres r;
+
+	T(sy != NULL);
+	b_len = 0;
+	T(feed(sy, bid_rec("/x/a", 0x11)) == 0);
+	T(feed(sy, mmap2(5, 0x1000, 0x1000, 0, "/x/a", 0)) == 0);
+	T(pd_syms_map_at(sy, 5, PERF_RECORD_MISC_USER, 0x1000, &m) == 0);
+	T(m.bidlen == 20 && m.bid[0] == 0x11);
+	/* The same one again changes nothing. */
+	T(feed(sy, bid_rec("/x/a", 0x11)) == 0);
+	T(pd_syms_map_at(sy, 5, PERF_RECORD_MISC_USER, 0x1000, &m) == 0);
+	T(m.bidlen == 20 && m.bid[0] == 0x11);
+	/* Another: taken back, and given to no later map. */
+	T(feed(sy, bid_rec("/x/a", 0x22)) == 0);
+	T(pd_syms_map_at(sy, 5, PERF_RECORD_MISC_USER, 0x1000, &m) == 0);
+	T(m.bidlen == 0);
+	T(feed(sy, mmap2(6, 0x1000, 0x1000, 0, "/x/a", 0)) == 0);
+	T(pd_syms_map_at(sy, 6, PERF_RECORD_MISC_USER, 0x1000, &m) == 0);
+	T(m.bidlen == 0);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_USER, 0x1010, &r);
+	T(r.name == NULL && strcmp(r.dso, "/x/a") == 0);
+	pd_syms_resolve(sy, 6, PERF_RECORD_MISC_USER, 0x1010, &r);
+	T(r.name == NULL);
+	T(pd_syms_map_at(sy, 6, PERF_RECORD_MISC_USER, 0x1000, &m) == 0);
+	T(!m.symbols);
+	T(notes_with(sy, "/x/a: different build ids in the stream") == 1);
+	/* Another path's one build id still counts. */
+	T(feed(sy, bid_rec("/x/b", 0x33)) == 0);
+	T(feed(sy, mmap2(5, 0x3000, 0x1000, 0, "/x/b", 0)) == 0);
+	T(pd_syms_map_at(sy, 5, PERF_RECORD_MISC_USER, 0x3000, &m) == 0);
+	T(m.bidlen == 20 && m.bid[0] == 0x33);
+	/* The kernel: found without either (here: no host named). */
+	T(feed(sy, bid_rec("[kernel.kallsyms]", 0x44)) == 0);
+	T(feed(sy, bid_rec("[kernel.kallsyms]", 0x55)) == 0);
+	T(feed(sy, kmmap(0xffffffff81000000ULL, 0x400,
+	    "[kernel.kallsyms]_text")) == 0);
+	T(notes_with(sy, "[kernel.kallsyms]: different build ids") == 1);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff81000010ULL, &r);
+	T(r.name == NULL);
+	T(notes_with(sy, "4444") == 0);
+	pd_syms_free(sy);
+	/* Looked for by the first already (a pipe stream's, late): said. */
+	sy = pd_syms_new(NULL);
+	T(sy != NULL);
+	b_len = 0;
+	T(feed(sy, kmmap(0xffffffff81000000ULL, 0x400,
+	    "[kernel.kallsyms]_text")) == 0);
+	T(feed(sy, bid_rec("[kernel.kallsyms]", 0x44)) == 0);
+	pd_syms_resolve(sy, 5, PERF_RECORD_MISC_KERNEL,
+	    0xffffffff81000010ULL, &r);
+	T(notes_with(sy, "4444") == 1);
+	T(feed(sy, bid_rec("[kernel.kallsyms]", 0x55)) == 0);
+	T(notes_with(sy, "found by the first, maybe another host's") == 1);
+	pd_syms_free(sy);
+}
+
 /* perf report's comm of a sample: at its time, a thread's first comm later. */
 static void
 test_report_comm(void)
@@ -365,6 +466,7 @@ main(void)
 	test_maps();
 	test_report_comm();
 	test_kallsyms();
+	test_bid_notes();
 	test_frames();
 	test_self();
 	return T_END();

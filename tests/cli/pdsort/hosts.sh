@@ -22,9 +22,7 @@
 need_root
 need_tracepoint sched/sched_switch
 command -v python3 >/dev/null 2>&1 || skip "no python3"
-command -v unshare >/dev/null 2>&1 || skip "no unshare"
-unshare --uts --pid --fork --mount-proc true 2>/dev/null ||
-	skip "cannot make UTS and PID namespaces here"
+need_hostns
 [ -r /proc/kallsyms ] && awk '$1 !~ /^0+$/ { ok = 1; exit } END { exit !ok }' \
     /proc/kallsyms || skip "no kernel addresses in /proc/kallsyms"
 

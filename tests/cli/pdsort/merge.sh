@@ -13,10 +13,8 @@
 . "$PD_TOP/tests/cli/pdrecord/lib.inc"
 need_root
 need_perf
-command -v unshare >/dev/null 2>&1 || skip "no unshare"
 command -v bash >/dev/null 2>&1 || skip "no bash"
-unshare --uts --pid --fork --mount-proc true 2>/dev/null ||
-	skip "cannot make UTS and PID namespaces here"
+need_hostns
 build_busy
 # perf's build-id cache of its own: perf 6.1 reading one that other
 # perf runs on the machine are writing has aborted here (build-id.c).
