@@ -17,7 +17,9 @@ timeout 10 pdcat be.data > c.data || fail "pdcat"
 cmp c.data le.data || cmp c.data be.data || fail "pdcat of the big-endian stream differs"
 timeout 10 pdcat le.data be.data > j.data || fail "pdcat join"
 timeout 10 pddump j.data > j.txt || fail "pddump of the join"
-[ "$(grep -c ' TRACING_DATA data_size=569056 version=0.6' j.txt)" = 2 ] ||
+# The second adds no format: the join writes the first alone (pdcat(1)).
+[ "$(grep -c ' TRACING_DATA ' j.txt)" = 1 ] &&
+    grep -q ' TRACING_DATA data_size=569056 version=0.6' j.txt ||
 	fail "joined TRACING_DATA headers: $(grep TRACING j.txt)"
 # The other tools that pass records on: pdsort, pdstat -p.
 for t in pdsort "pdstat -p"; do
