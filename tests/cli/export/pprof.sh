@@ -70,11 +70,28 @@ for x, y in zip(a["events"], b["events"]):
         pprofcheck.die("merged %s: %d, %d" % (n, tot[n + "_samples"], tot[n]))
 print("merged: the sums of both")
 EOP
-pp -top -diff_base=callchain.pipe.pb.gz zstd.pipe.pb.gz > diff.top \
-    2> diff.err || fail "pprof -diff_base: $(cat diff.err)"
-grep -q '^Showing nodes accounting for' diff.top ||
-	fail "pprof -diff_base: $(head -5 diff.top)"
-echo "diff_base: $(grep -c . diff.top) lines"
+# -diff_base: every node shown, in ns, the total is the difference of
+# the two recordings' cpu-clock periods; of a profile and itself, 0.
+diff_total() {
+	pp -top -nodecount=1000000 -nodefraction=0 -unit=ns \
+	    -diff_base="$1" "$2" > diff.top 2> diff.err ||
+		fail "pprof -diff_base $1 $2: $(cat diff.err)"
+	# "accounting for -166000000ns, ...", or for none "for 0, ..."
+	sed -n 's/^Showing nodes accounting for \(-*[0-9]*\)\(ns\)*, .*/\1/p' \
+	    diff.top
+}
+period() {
+	python3 -c 'import json, sys
+print([e["period"] for e in json.load(open(sys.argv[1]))["events"]
+       if e["name"] == "cpu-clock"][0])' "$1"
+}
+want=$(( $(period zstd.pipe.json) - $(period callchain.pipe.json) ))
+got=$(diff_total callchain.pipe.pb.gz zstd.pipe.pb.gz)
+[ "$got" = "$want" ] ||
+	fail "pprof -diff_base: total $got, want $want: $(head -n 8 diff.top)"
+got=$(diff_total zstd.pipe.pb.gz zstd.pipe.pb.gz)
+[ "$got" = 0 ] || fail "pprof -diff_base of itself: total $got"
+echo "diff_base: total $want ns, as the periods' difference"
 
 # A program of ours, named to its functions: -top and the stacks.
 if [ "$(id -u)" = 0 ] && command -v cc >/dev/null 2>&1; then
