@@ -201,6 +201,7 @@ pd_syms_new(const struct pd_syms_opts *o)
 	sy->kh = &sy->k0;
 	sy->dso_only = o != NULL && o->dso_only;
 	sy->dfd_off = o != NULL && o->no_debuginfod;
+	pd_dso_dfd_allow(!sy->dfd_off && pd_dso_dfd_urls());
 	/* "-": no CRC check; then the file's dir, its .debug, the tree. */
 	if (asprintf(&sy->debug_path, "-:.debug:%s", dd) < 0) {
 		sy->debug_path = NULL;

@@ -304,6 +304,8 @@ struct Dwfl_Module *pd_dso_dwarf(struct pd_syms *, struct dso *);
  * and budgets in the pd_syms.
  */
 int		 pd_dso_dfd_urls(void);
+/* Lets libdebuginfod be opened (on: debuginfod is to be asked). */
+void		 pd_dso_dfd_allow(int on);
 /* srcline.c: pd_syms_inline()'s cache freed. */
 void		 pd_srcache_free(struct pd_syms *);
 /* A dso's symbols, loaded on its first address; every dso freed. */

@@ -17,6 +17,18 @@ here=$(pwd)
 mkpipe sym-file "$here/pdcat.bin" "$here/pdsort.bin" "$here/pdswap.bin" > m.pd ||
 	fail "mkpipe sym-file"
 
+# Not to be asked, libdebuginfod is not even loaded (dso.c's dlopen):
+# libdw 0.188 loads it, and libcurl's thirty libraries with it, for the
+# first file without debug info here. LD_DEBUG=files lists what the
+# dynamic loader opens.
+loaded() { grep -c 'file=libdebuginfod' "$1"; }
+(unset DEBUGINFOD_URLS; LD_DEBUG=files pddump -s m.pd > /dev/null 2> ld.err) ||
+	fail "pddump -s: $(cat ld.err)"
+[ "$(loaded ld.err)" = 0 ] || fail "libdebuginfod loaded without DEBUGINFOD_URLS"
+(unset DEBUGINFOD_URLS; LD_DEBUG=files pdstat --flamegraph f.svg m.pd > /dev/null 2> ld.err) ||
+	fail "pdstat --flamegraph: $(cat ld.err)"
+[ "$(loaded ld.err)" = 0 ] || fail "pdstat: libdebuginfod loaded without DEBUGINFOD_URLS"
+
 python3 -c '
 import socket, time
 s = socket.socket()
@@ -44,7 +56,7 @@ unset DEBUGINFOD_PROGRESS DEBUGINFOD_VERBOSE
 
 # Silent: one query waits 2 s, the others none (30 s each before).
 start=$(date +%s)
-timeout 20 pddump -s m.pd > s.txt 2> s.err
+LD_DEBUG=files timeout 20 pddump -s m.pd > s.txt 2> s.err
 rc=$?
 [ "$rc" = 0 ] || fail "pddump -s: exit $rc (124: too slow): $(cat s.err)"
 secs=$(( $(date +%s) - start ))
@@ -54,6 +66,10 @@ grep -q "pddump: debuginfod:" s.err ||
 [ "$(grep -c "debuginfod: no server answered in 2 s; not asked again" s.err)" = 1 ] ||
 	fail "note: $(cat s.err)"
 [ "$(grep -c "SAMPLE" s.txt)" = 3 ] || fail "samples: $(cat s.txt)"
+[ "$(loaded s.err)" -ge 1 ] || fail "libdebuginfod not loaded with DEBUGINFOD_URLS"
+LD_DEBUG=files pddump --no-debuginfod -s m.pd > /dev/null 2> ld.err ||
+	fail "pddump --no-debuginfod: $(cat ld.err)"
+[ "$(loaded ld.err)" = 0 ] || fail "libdebuginfod loaded with --no-debuginfod"
 
 start=$(date +%s)
 timeout 20 pdstat --top 3 m.pd > /dev/null 2> t.err || fail "pdstat --top: exit $?"
