@@ -62,7 +62,7 @@ walk(int fd, int flags)
 	const unsigned char *p;
 	const char *why;
 	unsigned dsum = 0;
-	struct pd_dvisit dv = { val, open_close, close_, &dsum };
+	struct pd_dvisit dv = { val, open_close, close_, &dsum, NULL };
 
 	lseek(fd, 0, SEEK_SET);
 	if ((rd = pd_reader_fdopen(fd, "fuzz", flags, &err)) == NULL)

@@ -112,7 +112,7 @@ v_close(void *ctx, int kind)
 	    ')');
 }
 
-static const struct pd_dvisit vis = { v_val, v_open, v_close, NULL };
+static const struct pd_dvisit vis = { v_val, v_open, v_close, NULL, NULL };
 
 static int
 decode(const struct pd_rec *rec, const struct pd_evlist *el,
