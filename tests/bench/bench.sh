@@ -23,7 +23,7 @@
 #                                     in the target is the ratio not to
 #                                     exceed ("<= 1.5x"); none: for
 #                                     information only
-#   bench_rss NAME MB                 NAME's peak RSS must stay under MB
+#   bench_rss NAME MB [why]           NAME's peak RSS must stay under MB
 #   bench_rss_ratio NAME BASE 'target' NAME's peak RSS / BASE's
 #
 # and the variables $BIG (the stream), $BENCH_CACHE (a directory for its
@@ -213,7 +213,7 @@ bench_ratio() {
 	    >> "$ratios"
 }
 
-# bench_rss NAME MB: NAME's peak RSS must stay under MB.
+# bench_rss NAME MB [WHY]: NAME's peak RSS must stay under MB.
 bench_rss() {
 	_k=$(_field "$1" 4)
 	if [ -z "$_k" ] || [ "$_k" -eq 0 ]; then
@@ -225,9 +225,9 @@ bench_rss() {
 		_met=NO
 		bad=1
 	fi
-	printf '%s peak RSS\t%s MB\t-\tunder %s MB\t%s\n' "$1" \
+	printf '%s peak RSS\t%s MB\t-\tunder %s MB%s\t%s\n' "$1" \
 	    "$(awk -v k="${_k:-0}" 'BEGIN { printf "%.1f", k / 1024 }')" \
-	    "$2" "$_met" >> "$ratios"
+	    "$2" "${3:+ ($3)}" "$_met" >> "$ratios"
 }
 
 # bench_rss_ratio NAME BASE 'target': NAME's peak RSS / BASE's.
@@ -277,6 +277,11 @@ if [ -n "$(_field walk 3)" ]; then
 		bench_ratio "$_n" walk "$(_walk_goal "$_n")"
 	done
 fi
+# issue 23: the views that name frames in at most 32 MB.
+for _n in pddump-folded pddump-s pdstat-flamegraph pdstat-top pdstat-pprof \
+    pdstat-gecko; do
+	[ -n "$(_field "$_n" 4)" ] && bench_rss "$_n" 32 "issue 23"
+done
 
 {
 	echo "Machine: $(nproc) CPUs," \
