@@ -923,15 +923,21 @@ pd_dso_dfd_allow(int on)
 void *
 dlopen(const char *file, int mode)
 {
-	static void *(*next)(const char *, int);
+	/* Libraries may dlopen from their own threads: found atomically. */
+	static void *next;
+	void *(*fn)(const char *, int);
+	void *p;
 
 	if (file != NULL && !dfd_allowed &&
 	    strstr(file, "libdebuginfod.so") != NULL)
 		return NULL;
-	if (next == NULL &&
-	    (*(void **)&next = dlsym(RTLD_NEXT, "dlopen")) == NULL)
-		return NULL;
-	return next(file, mode);
+	if ((p = __atomic_load_n(&next, __ATOMIC_ACQUIRE)) == NULL) {
+		if ((p = dlsym(RTLD_NEXT, "dlopen")) == NULL)
+			return NULL;
+		__atomic_store_n(&next, p, __ATOMIC_RELEASE);
+	}
+	*(void **)&fn = p;
+	return fn(file, mode);
 }
 
 /* 0 when libdebuginfod is there to call, else -1 (and it stays so). */
