@@ -457,6 +457,7 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 			st->named[i] = SYMTAB_TIE;
 	}
 	b->v = NULL;
+	/* n > 0 here (b->n was): realloc never frees it as it would for 0. */
 	if ((st->syms = realloc(syms, n * sizeof(*syms))) == NULL)
 		st->syms = syms;
 	st->n = n;
