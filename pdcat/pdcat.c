@@ -265,11 +265,10 @@ join_status(struct joiner *j, struct pd_reader *rd, int how)
 /*
  * Every input's head (attrs, features, names, tracing data), joined,
  * before any input's other records, each input's first other record
- * kept for
- * join_input: perf 6.1 reads one tracing data record and gives formats
- * only to the tracepoint events it knows by then, so the join's one
- * record (pd_join_tracing) goes after every input's attrs. Exit status,
- * or -1 when the output failed.
+ * kept for join_input: perf 6.1 reads one tracing data record and
+ * gives formats only to the tracepoint events it knows by then, so the
+ * join's one record (pd_join_tracing) goes after every input's attrs.
+ * Exit status, or -1 when the output failed.
  */
 static int
 prime_all(struct joiner *j, char **inputs)
