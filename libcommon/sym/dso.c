@@ -1260,8 +1260,10 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 	size_t i, nph;
 	int n, nsyms, symtab = 0;
 	struct stat stb;
-	const char *why;
+	const char *why, *raw;
 	char magic[SELFMAG];
+	size_t rawlen;
+	void *map;
 	int fd;
 
 	memset(&b, 0, sizeof(b));
@@ -1316,6 +1318,18 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		close(fd);
 		return;
 	}
+	/*
+	 * The names stay in the file (pd_symtab_builder): a mapping of
+	 * it that nothing reads yet, made while fd is ours. Like libdw's
+	 * own mapping of the debug info, it holds the file as it is: one
+	 * replaced (a package upgrade renames a new file in) leaves it
+	 * whole; one cut short in place under us would fault, as it does
+	 * every program that has it mapped.
+	 */
+	if (S_ISREG(stb.st_mode) && stb.st_size > 0 &&
+	    (uint64_t)stb.st_size <= SIZE_MAX && (map = mmap(NULL,
+	    stb.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED)
+		pd_symtab_builder_map(&b, NULL, map, stb.st_size);
 	/* On success libdwfl owns fd (and never opens the path itself). */
 	if ((mod = dwfl_report_elf(dwfl, d->path, file, fd, 0, false)) == NULL)
 		close(fd);
@@ -1340,6 +1354,14 @@ load_elf(struct pd_syms *sy, struct dso *d, const char *file)
 		goto out;
 	if ((elf = dwfl_module_getelf(mod, &bias)) == NULL)
 		goto out;
+	/*
+	 * libelf's image is the file as it is (ours begins with ELF's
+	 * magic, so libdwfl decompressed nothing): a name there is at
+	 * the same offset in the map.
+	 */
+	if (b.map != NULL && (raw = elf_rawfile(elf, &rawlen)) != NULL &&
+	    rawlen == b.maplen)
+		pd_symtab_builder_map(&b, raw, b.map, b.maplen);
 	if (elf_getphdrnum(elf, &nph) == 0 && nph > 0 &&
 	    (d->loads = calloc(nph, sizeof(*d->loads))) != NULL) {
 		for (i = 0; i < nph; i++) {

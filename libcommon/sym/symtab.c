@@ -10,6 +10,7 @@
 #include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void
 pd_symtab_free(struct symtab *st)
@@ -22,6 +23,8 @@ pd_symtab_free(struct symtab *st)
 	free(st->named);
 	free(st->syms);
 	free(st->pool);
+	if (st->map != NULL)
+		munmap(st->map, st->maplen);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -101,9 +104,10 @@ pd_symtab_add(struct pd_symtab_builder *b, uint64_t start, uint64_t size,
     const char *name, size_t nlen, unsigned bind, int module)
 {
 	struct bsym *s;
+	size_t off;
 
-	/* Names are found by 32-bit offsets. */
-	if (nlen >= UINT32_MAX - b->plen)
+	/* Names are found by 31-bit offsets. */
+	if (nlen >= BSYM_MAPPED - b->plen)
 		return -1;
 	if (b->n == b->cap) {
 		size_t ncap = b->cap ? b->cap * 2 : 1024;
@@ -112,6 +116,20 @@ pd_symtab_add(struct pd_symtab_builder *b, uint64_t start, uint64_t size,
 			return -1;
 		b->v = s;
 		b->cap = ncap;
+	}
+	s = &b->v[b->n];
+	s->start = start;
+	s->end = start + size;
+	s->bind = bind;
+	s->module = module;
+	s->tie = 0;
+	/* In the file, NUL and all: read from the map when named. */
+	off = (uintptr_t)name - (uintptr_t)b->raw;
+	if (b->raw != NULL && off < b->maplen && nlen < b->maplen - off &&
+	    off < BSYM_MAPPED && name[nlen] == '\0') {
+		s->name = BSYM_MAPPED | (uint32_t)off;
+		b->n++;
+		return 0;
 	}
 	if (b->plen + nlen + 1 > b->pcap) {
 		size_t ncap = b->pcap ? b->pcap * 2 : 16384;
@@ -124,13 +142,7 @@ pd_symtab_add(struct pd_symtab_builder *b, uint64_t start, uint64_t size,
 		b->pool = np;
 		b->pcap = ncap;
 	}
-	s = &b->v[b->n];
-	s->start = start;
-	s->end = start + size;
 	s->name = (uint32_t)b->plen;
-	s->bind = bind;
-	s->module = module;
-	s->tie = 0;
 	memcpy(b->pool + b->plen, name, nlen);
 	b->pool[b->plen + nlen] = '\0';
 	b->plen += nlen + 1;
@@ -139,11 +151,31 @@ pd_symtab_add(struct pd_symtab_builder *b, uint64_t start, uint64_t size,
 }
 
 void
+pd_symtab_builder_map(struct pd_symtab_builder *b, const char *raw,
+    void *map, size_t len)
+{
+	b->raw = raw;
+	b->map = map;
+	b->maplen = len;
+}
+
+void
 pd_symtab_builder_free(struct pd_symtab_builder *b)
 {
 	free(b->v);
 	free(b->pool);
+	if (b->map != NULL)
+		munmap(b->map, b->maplen);
 	memset(b, 0, sizeof(*b));
+}
+
+/* The name of builder symbol s. */
+static const char *
+bname(const struct pd_symtab_builder *b, const struct bsym *s)
+{
+	if (s->name & BSYM_MAPPED)
+		return b->map + (s->name & ~BSYM_MAPPED);
+	return b->pool + s->name;
 }
 
 /*
@@ -294,7 +326,6 @@ rank(const struct bsym *s)
 static size_t
 dedup(struct pd_symtab_builder *b, size_t n)
 {
-	const char *pool = b->pool;
 	struct bsym *v = b->v;
 	size_t i, e, k, best, g;
 	unsigned r, top;
@@ -307,8 +338,7 @@ dedup(struct pd_symtab_builder *b, size_t n)
 				top = r;
 				best = e;
 			} else if (r == top && !b->mangled &&
-			    !better_name(pool + v[best].name,
-			    pool + v[e].name))
+			    !better_name(bname(b, &v[best]), bname(b, &v[e])))
 				best = e;
 		if (!b->mangled || e - i == 1) {
 			v[k++] = v[best];
@@ -424,7 +454,9 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 	if (b->mangled && (st->named = calloc(n, 1)) == NULL)
 		goto fail_st;
 	/* Few dropped (kallsyms): not worth a copy of all the names. */
-	if (n >= b->n - b->n / 8) {
+	if (b->plen == 0) {
+		/* All in the map (realloc to 0 would free). */
+	} else if (n >= b->n - b->n / 8) {
 		if ((st->pool = realloc(b->pool, b->plen)) == NULL)
 			goto fail_st;
 		b->pool = NULL;
@@ -432,14 +464,22 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 		if ((st->pool = malloc(b->plen)) == NULL)
 			goto fail_st;
 		for (i = 0, plen = 0; i < n; i++) {
+			if (b->v[i].name & BSYM_MAPPED)
+				continue;
 			len = strlen(b->pool + b->v[i].name) + 1;
 			memcpy(st->pool + plen, b->pool + b->v[i].name, len);
 			b->v[i].name = (uint32_t)plen;
 			plen += len;
 		}
-		if ((np = realloc(st->pool, plen)) != NULL)
+		if (plen > 0 && (np = realloc(st->pool, plen)) != NULL)
 			st->pool = np;
 	}
+	for (i = 0; i < n && b->map != NULL; i++)
+		if (b->v[i].name & BSYM_MAPPED) {
+			st->map = b->map;
+			st->maplen = b->maplen;
+			b->map = NULL;
+		}
 	st->mangled = b->mangled;
 	/*
 	 * The builder's array becomes the table, each entry read before
@@ -452,7 +492,8 @@ pd_symtab_finish(struct pd_symtab_builder *b, struct symtab *st, int kallsyms)
 
 		syms[i].start = v.start;
 		syms[i].end = v.end;
-		syms[i].name = st->pool + v.name;
+		syms[i].name = v.name & BSYM_MAPPED ? (char *)st->map +
+		    (v.name & ~BSYM_MAPPED) : st->pool + v.name;
 		if (v.tie)
 			st->named[i] = SYMTAB_TIE;
 	}

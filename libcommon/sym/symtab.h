@@ -29,6 +29,13 @@ struct symtab {
 	struct sym	*syms;
 	size_t		 n;
 	char		*pool;
+	/*
+	 * The file's own mapping, where the names the builder found in
+	 * it stay (pd_symtab_builder.map); NULL: none. Its pages are read
+	 * only when a name is, so the names never printed cost no memory.
+	 */
+	void		*map;
+	size_t		 maplen;
 	int		 mangled;
 	unsigned char	*named;		/* mangled: SYMTAB_* of syms[i] */
 	char		**dm;		/* the demangled names made, each
@@ -46,12 +53,23 @@ struct symtab {
  */
 struct bsym {
 	uint64_t	 start, end;
-	uint32_t	 name;		/* offset in the pool */
+	uint32_t	 name;		/* offset in the pool, or BSYM_MAPPED
+					   and the offset in the map */
 	unsigned char	 bind;
 	unsigned char	 module;	/* kallsyms: a module's symbol */
 	unsigned char	 tie;		/* SYMTAB_TIE */
 };
 
+#define BSYM_MAPPED	0x80000000u
+
+/*
+ * A file's symbols are most of the memory of a symbolizing view while
+ * they are read: its string table's pages, mapped by libelf, and a copy
+ * of every name. With map set (pd_symtab_builder_map), a name that
+ * pd_symtab_add finds in raw, the image libelf read, is not copied: it
+ * is kept as its offset in that image, which is the file, and read from
+ * map, a mapping of the same file that the table keeps.
+ */
 struct pd_symtab_builder {
 	struct bsym	*v;
 	size_t		 n, cap;
@@ -59,6 +77,9 @@ struct pd_symtab_builder {
 	char		*pool;
 	size_t		 plen, pcap;
 	int		 mangled;	/* names as the file has them */
+	const char	*raw;		/* libelf's image of the file */
+	char		*map;		/* a mapping of it; owned */
+	size_t		 maplen;	/* both images' length */
 };
 
 /*
@@ -75,6 +96,15 @@ char	*pd_symtab_demangle(const char *name);
 int	pd_symtab_add(struct pd_symtab_builder *, uint64_t start,
 	    uint64_t size, const char *name, size_t nlen, unsigned bind,
 	    int module);
+
+/*
+ * Names in raw (len bytes: the file as libelf read it) are read from
+ * map (mmap'd, of the same file, len bytes), which the builder now
+ * owns: unmapped by pd_symtab_finish when no name is kept there, else
+ * kept by the table.
+ */
+void	pd_symtab_builder_map(struct pd_symtab_builder *, const char *raw,
+	    void *map, size_t len);
 
 /*
  * Sorts, reduces aliases and fixes ends into *st (kallsyms: its rules

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbol tables whose names stay in the file (pd_symtab_builder_map):
+ * a name found in libelf's image is read from the table's mapping of the
+ * file, one outside it (a PLT name, another file's) from the pool; the
+ * aliases' choice reads both; a table with no name in the pool has none,
+ * one with no name in the map does not keep it.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libcommon/sym/symtab.h"
+#include "tests/unit/t.h"
+
+/* A string table as a file has one: names after a NUL, one at the end
+ * without its NUL (a cut file: it must be copied, not found). */
+static const char strtab[] = "\0main\0__foo\0foo\0helper\0_Z3barv\0cut";
+#define STRTAB_LEN	(sizeof(strtab) - 1)	/* without the last NUL */
+
+static int
+mapped(void *p, size_t len)
+{
+	/* msync says ENOMEM of pages that are not mapped. */
+	return msync(p, len, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* The file, libelf's image of it (a copy), and a mapping of it. */
+static void
+file_images(char **raw, void **map)
+{
+	int fd = memfd_create("strtab", 0);
+
+	T(fd >= 0);
+	T(write(fd, strtab, STRTAB_LEN) == (ssize_t)STRTAB_LEN);
+	*map = mmap(NULL, STRTAB_LEN, PROT_READ, MAP_PRIVATE, fd, 0);
+	T(*map != MAP_FAILED);
+	close(fd);
+	*raw = malloc(STRTAB_LEN);
+	T(*raw != NULL);
+	memcpy(*raw, strtab, STRTAB_LEN);
+}
+
+static const char *
+at(const char *raw, const char *name)
+{
+	const char *p;
+
+	for (p = raw + 1; p < raw + STRTAB_LEN; p += strlen(p) + 1)
+		if (strcmp(p, name) == 0)
+			return p;
+	return NULL;
+}
+
+static int
+in(const void *p, const void *base, size_t len)
+{
+	return (const char *)p >= (const char *)base &&
+	    (const char *)p < (const char *)base + len;
+}
+
+static void
+mixed(void)
+{
+	struct pd_symtab_builder b;
+	struct symtab st;
+	const struct sym *s;
+	char *raw, plt[] = "puts@plt";
+	void *map;
+
+	file_images(&raw, &map);
+	memset(&b, 0, sizeof(b));
+	pd_symtab_builder_map(&b, raw, map, STRTAB_LEN);
+	T(pd_symtab_add(&b, 0x1000, 0x10, at(raw, "main"), 4, STB_GLOBAL,
+	    0) == 0);
+	/* Aliases: perf keeps the name with fewer leading underscores. */
+	T(pd_symtab_add(&b, 0x2000, 0x10, at(raw, "__foo"), 5, STB_GLOBAL,
+	    0) == 0);
+	T(pd_symtab_add(&b, 0x2000, 0x10, at(raw, "foo"), 3, STB_GLOBAL,
+	    0) == 0);
+	T(pd_symtab_add(&b, 0x3000, 0x10, plt, strlen(plt), STB_GLOBAL,
+	    0) == 0);
+	/* "cut" has no NUL inside the file: copied. */
+	T(pd_symtab_add(&b, 0x4000, 0x10, raw + STRTAB_LEN - 3, 3,
+	    STB_GLOBAL, 0) == 0);
+	T(pd_symtab_finish(&b, &st, 0) == 0);
+	T(st.n == 4);
+	T(st.map == map && st.maplen == STRTAB_LEN);
+	T((s = pd_symtab_find(&st, 0x1008)) != NULL &&
+	    strcmp(s->name, "main") == 0 && in(s->name, map, STRTAB_LEN));
+	T((s = pd_symtab_find(&st, 0x2000)) != NULL &&
+	    strcmp(s->name, "foo") == 0 && in(s->name, map, STRTAB_LEN));
+	T((s = pd_symtab_find(&st, 0x3000)) != NULL &&
+	    strcmp(s->name, "puts@plt") == 0 && !in(s->name, map, STRTAB_LEN));
+	T((s = pd_symtab_find(&st, 0x4000)) != NULL &&
+	    strcmp(s->name, "cut") == 0 && !in(s->name, map, STRTAB_LEN));
+	pd_symtab_free(&st);
+	T(!mapped(map, STRTAB_LEN));
+	free(raw);
+}
+
+/* Every name in the map, demangled when named: no pool at all. */
+static void
+all_mapped(void)
+{
+	struct pd_symtab_builder b;
+	struct symtab st;
+	const struct sym *s;
+	char *raw;
+	void *map;
+
+	file_images(&raw, &map);
+	memset(&b, 0, sizeof(b));
+	b.mangled = 1;
+	pd_symtab_builder_map(&b, raw, map, STRTAB_LEN);
+	T(pd_symtab_add(&b, 0x2000, 0x10, at(raw, "_Z3barv"), 7, STB_GLOBAL,
+	    0) == 0);
+	T(pd_symtab_add(&b, 0x1000, 0x10, at(raw, "helper"), 6, STB_GLOBAL,
+	    0) == 0);
+	T(pd_symtab_finish(&b, &st, 0) == 0);
+	T(st.n == 2 && st.pool == NULL && st.map == map);
+	T((s = pd_symtab_find(&st, 0x2004)) != NULL &&
+	    strcmp(pd_symtab_name(&st, s), "bar") == 0 &&
+	    strcmp(pd_symtab_raw(&st, s), "_Z3barv") == 0 &&
+	    in(pd_symtab_raw(&st, s), map, STRTAB_LEN));
+	T((s = pd_symtab_find(&st, 0x1000)) != NULL &&
+	    strcmp(pd_symtab_name(&st, s), "helper") == 0);
+	pd_symtab_free(&st);
+	free(raw);
+}
+
+/* No name in the map: the table does not keep it. */
+static void
+none_mapped(void)
+{
+	struct pd_symtab_builder b;
+	struct symtab st;
+	char *raw;
+	void *map;
+
+	file_images(&raw, &map);
+	memset(&b, 0, sizeof(b));
+	pd_symtab_builder_map(&b, raw, map, STRTAB_LEN);
+	T(pd_symtab_add(&b, 0x1000, 0x10, "main", 4, STB_GLOBAL, 0) == 0);
+	T(pd_symtab_finish(&b, &st, 0) == 0);
+	T(st.n == 1 && st.map == NULL && strcmp(st.syms[0].name, "main") == 0);
+	T(!mapped(map, STRTAB_LEN));
+	pd_symtab_free(&st);
+	free(raw);
+}
+
+int
+main(void)
+{
+	mixed();
+	all_mapped();
+	none_mapped();
+	return T_END();
+}
