@@ -194,11 +194,28 @@ pd_fold_frame(const char *name, const char *dso, int java, char *buf,
  * The folding of samples. Naming a frame costs more than counting it,
  * so each (name, dso) the symbolizer hands out is named once: its
  * strings live as long as the pd_syms, so their addresses are the key
- * of a cache of interned ids. A comm is interned by its bytes every
- * time (it is short).
+ * of a cache of interned ids. A comm has a small cache of its own
+ * (struct comm_slot).
  */
 #define IDS_MAX		2048	/* frames of one stack, comm included */
 #define FRAME_BUF	8192	/* one frame's folded names */
+
+/*
+ * The comms of recent samples and their ids: folding and interning
+ * a sample's comm anew was a tenth of a flame graph's instructions.
+ * A slot is found by the comm's address and taken only when it still
+ * holds the slot's copy of the text, since the address may hold
+ * another string by then (a buffer, a freed pd_syms' string).
+ */
+#define COMM_SLOTS	64
+#define COMM_TEXT	32
+
+struct comm_slot {
+	const char	*at;
+	uint32_t	 id;
+	int		 java;
+	char		 text[COMM_TEXT];
+};
 
 struct cent {
 	const char	*name, *dso;
@@ -219,6 +236,7 @@ struct pd_fold {
 	char			*event;
 	uint64_t		 left_out;
 	struct pd_syms		*inl;		/* inlined functions from */
+	struct comm_slot	 comms[COMM_SLOTS];
 	uint32_t		 ids[IDS_MAX];
 	char			 buf[FRAME_BUF];
 };
@@ -405,6 +423,7 @@ static int
 fold_head(struct pd_fold *f, const char *event, const char *comm,
     uint32_t tid, int *java)
 {
+	struct comm_slot *cs;
 	char cbuf[64];
 	size_t len;
 
@@ -427,10 +446,23 @@ fold_head(struct pd_fold *f, const char *event, const char *comm,
 		snprintf(cbuf, sizeof(cbuf), ":%" PRId32, (int32_t)tid);
 		comm = cbuf;
 	}
+	cs = &f->comms[((uintptr_t)comm >> 4 ^ (uintptr_t)comm >> 11) &
+	    (COMM_SLOTS - 1)];
+	if (cs->at == comm && strcmp(cs->text, comm) == 0) {
+		f->ids[0] = cs->id;
+		*java = cs->java;
+		return 1;
+	}
 	len = pd_fold_comm(comm, f->buf, sizeof(f->buf));
 	*java = strcmp(f->buf, "java") == 0;
 	if (pd_stacks_intern(f->st, f->buf, len, &f->ids[0]) < 0)
 		return -1;
+	if ((len = strlen(comm)) < COMM_TEXT) {
+		cs->at = comm;
+		memcpy(cs->text, comm, len + 1);
+		cs->id = f->ids[0];
+		cs->java = *java;
+	}
 	return 1;
 }
 
