@@ -629,7 +629,7 @@ put_frame(struct dumper *d, uint64_t addr, const struct pd_symres *r,
  * script shows it: one frame per entry, context markers left out; all
  * found at the sample's time (symq.h).
  */
-static void
+static __attribute__((noinline)) void
 sample_syms(struct dumper *d, int has_tid, int has_callchain)
 {
 	const struct pd_symq_res *r = d->res;
@@ -719,10 +719,15 @@ struct svis {
  * -s shows the sample's addresses with their names instead: its comm
  * and ip's symbol, then the callchain's, where the callchain comes.
  */
-static int
+static inline int
 sv_syms(struct svis *t, const struct pd_dval *v)
 {
-	if (v->name != NULL && strcmp(v->name, "pid") == 0)
+	/*
+	 * Called for every value of every sample: a strcmp here, and the
+	 * registers sample_syms inlined would save, were a tenth of -s.
+	 */
+	if (v->name != NULL && v->name[0] == 'p' && v->name[1] == 'i' &&
+	    v->name[2] == 'd' && v->name[3] == '\0')
 		t->has_tid = v->fmt != PD_D_NONE;
 	if (v->fmt != PD_D_ADDRS && (v->fmt != PD_D_NONE ||
 	    v->u != PD_D_ADDRS))
