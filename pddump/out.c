@@ -126,14 +126,7 @@ out_esc(const char *s, size_t n)
 void
 out_text_str(const char *s, size_t n)
 {
-	size_t i;
-	int plain = n > 0;
-
-	for (i = 0; i < n && plain; i++)
-		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f ||
-		    s[i] == '"' || s[i] == '\\' || s[i] == '=')
-			plain = 0;
-	if (plain) {
+	if (pd_esc_bare(s, n)) {
 		out_mem(s, n);
 		return;
 	}

@@ -15,6 +15,17 @@ special(unsigned char c)
 #define ONES		0x0101010101010101ULL
 #define HIGHS		0x8080808080808080ULL
 
+/* The top bit of each byte of x that pd_esc would change: exact. */
+static uint64_t
+special8(uint64_t x)
+{
+	return ((x - 0x20 * ONES) & ~x & HIGHS) |	/* below 0x20 */
+	    (x & HIGHS) |				/* 0x80 and up */
+	    ZERO_BYTES(x ^ 0x7f * ONES) |
+	    ZERO_BYTES(x ^ '"' * ONES) |
+	    ZERO_BYTES(x ^ '\\' * ONES);
+}
+
 /*
  * Eight bytes at a time: every symbol name and path that the views
  * print goes through here, and a byte at a time was a sixth of
@@ -29,17 +40,38 @@ pd_esc_needed(const char *s, size_t n)
 
 	for (; i + 8 <= n; i += 8) {
 		memcpy(&x, s + i, 8);
-		if (((x - 0x20 * ONES) & ~x & HIGHS) |	/* below 0x20 */
-		    (x & HIGHS) |			/* 0x80 and up */
-		    ZERO_BYTES(x ^ 0x7f * ONES) |
-		    ZERO_BYTES(x ^ '"' * ONES) |
-		    ZERO_BYTES(x ^ '\\' * ONES))
+		if (special8(x))
 			return 1;
 	}
 	for (; i < n; i++)
 		if (special(s[i]))
 			return 1;
 	return 0;
+}
+
+int
+pd_esc_bare(const char *s, size_t n)
+{
+	uint64_t x;
+	size_t i;
+
+	if (n < 8) {
+		for (i = 0; i < n; i++)
+			if (special(s[i]) || s[i] == ' ' || s[i] == '=')
+				return 0;
+		return n > 0;
+	}
+	/* The last word overlaps the one before: no byte past n is read. */
+	for (i = 0;; i += 8) {
+		if (i > n - 8)
+			i = n - 8;
+		memcpy(&x, s + i, 8);
+		if (special8(x) | ZERO_BYTES(x ^ ' ' * ONES) |
+		    ZERO_BYTES(x ^ '=' * ONES))
+			return 0;
+		if (i == n - 8)
+			return 1;
+	}
 }
 
 /* One byte's escape into d (room for 4); returns its length. */

@@ -18,6 +18,13 @@
 int	pd_esc_needed(const char *s, size_t n);
 
 /*
+ * 1 when the n bytes of s may stand bare as a value of pddump's
+ * key=value text: at least one, none that pd_esc would change, no space
+ * and no '='. Else 0 (the value is written quoted).
+ */
+int	pd_esc_bare(const char *s, size_t n);
+
+/*
  * Writes the n bytes of s, escaped, and a NUL to dst, which has room
  * for PD_ESC_ROOM(n) bytes. Returns the length written, NUL excluded.
  */

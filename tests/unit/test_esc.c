@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_esc_needed reads eight bytes at a time: against the byte rule, for
- * every byte value at every place of words and tails, and every pair of
- * byte values within one word; and pd_esc's escapes.
+ * pd_esc_needed and pd_esc_bare read eight bytes at a time: against
+ * the byte rules, for every byte value at every place of words and
+ * tails, and every pair of byte values within one word; and pd_esc's
+ * escapes.
  */
 #include <string.h>
 
@@ -13,6 +14,13 @@ static int
 special(unsigned char c)
 {
 	return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+}
+
+/* pddump's bare values: no escape, no space, no '='. */
+static int
+not_bare(unsigned char c)
+{
+	return special(c) || c == ' ' || c == '=';
 }
 
 int
@@ -31,6 +39,9 @@ main(void)
 				    special((unsigned char)c);
 				/* Nothing past n counts. */
 				bad += pd_esc_needed(buf, pos) != 0;
+				bad += pd_esc_bare(buf, len) ==
+				    not_bare((unsigned char)c);
+				bad += pd_esc_bare(buf, pos) != (pos > 0);
 			}
 	T(bad == 0);
 	bad = 0;
@@ -42,6 +53,10 @@ main(void)
 			bad += pd_esc_needed(buf, 16) !=
 			    (special((unsigned char)c) ||
 			    special((unsigned char)d));
+			/* 13: the last word overlaps, the pair in both. */
+			bad += pd_esc_bare(buf, 13) ==
+			    (not_bare((unsigned char)c) ||
+			    not_bare((unsigned char)d));
 		}
 	T(bad == 0);
 	T(pd_esc(out, "a\"b\\c\x1b\xff", 7) == 15);
