@@ -11,12 +11,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "libcommon/cli/digits.h"
+
 #define OUT_SIZE	(1U << 20)
 #define OUT_SLACK	512	/* room any single put below may use */
 
 extern char	 out_buf[OUT_SIZE];
 extern size_t	 out_len;
-extern const char	 out_dec2[200], out_hex2[512];
+extern const char	 out_hex2[512];
 extern const uint64_t	 out_pow10[20];
 
 void	out_flush(void);		/* dies on a write error */
@@ -91,11 +93,11 @@ out_u64(uint64_t v)
 	while (v >= 100) {
 		q = v / 100;
 		d -= 2;
-		memcpy(d, out_dec2 + 2 * (v - 100 * q), 2);
+		memcpy(d, pd_dec2 + 2 * (v - 100 * q), 2);
 		v = q;
 	}
 	if (v >= 10)
-		memcpy(d - 2, out_dec2 + 2 * v, 2);
+		memcpy(d - 2, pd_dec2 + 2 * v, 2);
 	else
 		d[-1] = '0' + v;
 }

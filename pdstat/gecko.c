@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libcommon/cli/digits.h"
 #include "libcommon/cli/json.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
@@ -486,15 +487,12 @@ static const char frame_schema[] =
     "\"implementation\":3,\"optimizations\":4,\"line\":5,\"column\":6,"
     "\"category\":7,\"subcategory\":8}";
 
-/* v in decimal at the end of buf[24]: returns where it starts. */
+/* v in decimal at the end of buf[24], NUL after: where it starts. */
 static char *
 dec(char *end, uint64_t v)
 {
 	*--end = '\0';
-	do
-		*--end = '0' + v % 10;
-	while ((v /= 10) > 0);
-	return end;
+	return pd_rdec(end, v);
 }
 
 static void
@@ -570,16 +568,6 @@ put_str(struct ob *o, const char *s)
 	ob_put(o, "\"", 1);
 }
 
-/* v in decimal ending at end (no NUL): returns where it starts. */
-static char *
-rdec(char *end, uint64_t v)
-{
-	do
-		*--end = '0' + v % 10;
-	while ((v /= 10) > 0);
-	return end;
-}
-
 /*
  * One row of the samples table, ",[stack,ms.uuu,0]" (no comma first):
  * made in place and written at once, rows being most of the file.
@@ -592,11 +580,11 @@ put_sample(struct ob *o, uint32_t stack, uint64_t ns, int comma)
 
 	p -= 3;
 	memcpy(p, ",0]", 3);
-	p = rdec(p, us + 1000);		/* "1ddd": three digits */
+	p = pd_rdec(p, us + 1000);		/* "1ddd": three digits */
 	*p = '.';
-	p = rdec(p, ns / 1000000);
+	p = pd_rdec(p, ns / 1000000);
 	*--p = ',';
-	p = rdec(p, stack);
+	p = pd_rdec(p, stack);
 	*--p = '[';
 	if (comma)
 		*--p = ',';
@@ -610,13 +598,13 @@ put_stack(struct ob *o, uint32_t prefix1, uint32_t frame, int comma)
 	char b[64], *p = b + sizeof(b);
 
 	*--p = ']';
-	p = rdec(p, frame);
+	p = pd_rdec(p, frame);
 	*--p = ',';
 	if (prefix1 == 0) {
 		p -= 4;
 		memcpy(p, "null", 4);
 	} else
-		p = rdec(p, prefix1 - 1);
+		p = pd_rdec(p, prefix1 - 1);
 	*--p = '[';
 	if (comma)
 		*--p = ',';
