@@ -80,7 +80,9 @@ struct pd_symq {
 	struct pd_unwind	*uw;		/* --unwind, or NULL */
 	struct pd_ordered	*oq;		/* by time */
 	struct ent		**fifo;		/* ring, stream order */
-	size_t			 head, n, cap;
+	size_t			 head, n, cap;	/* cap: 0 or a power of two:
+						   a place is a mask, not a
+						   division a record */
 	/*
 	 * Records the tool has had that still wait for their time (MMAPs
 	 * dated ahead), in the order it had them; `last` is not on it.
@@ -172,7 +174,7 @@ pd_symq_free(struct pd_symq *q)
 		return;
 	/* Each entry is in the ring, on the waiting list, or `last`. */
 	for (i = 0; i < q->n; i++)
-		ent_free(q, q->fifo[(q->head + i) % q->cap]);
+		ent_free(q, q->fifo[(q->head + i) & (q->cap - 1)]);
 	while ((e = q->waiting) != NULL) {
 		q->waiting = e->wnext;
 		ent_free(q, e);
@@ -404,7 +406,7 @@ make_room(struct pd_symq *q)
 		ent_free(q, e);
 	}
 	for (i = 0; i < q->n && sum < q->bytes / 2; i++) {
-		e = q->fifo[(q->head + i) % q->cap];
+		e = q->fifo[(q->head + i) & (q->cap - 1)];
 		sum += (size_t)1 << e->cls;
 		if (e->sample && !e->done) {
 			deliver(q, e);
@@ -432,7 +434,7 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 		if (nf == NULL)
 			return -1;
 		for (i = 0; i < q->n; i++)
-			nf[i] = q->fifo[(q->head + i) % q->cap];
+			nf[i] = q->fifo[(q->head + i) & (q->cap - 1)];
 		free(q->fifo);
 		q->fifo = nf;
 		q->head = 0;
@@ -447,7 +449,7 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 	e->rec.data = e->data;
 	e->rec.payload = 0;
 	e->sample = rec->type == PERF_RECORD_SAMPLE;
-	q->fifo[(q->head + q->n++) % q->cap] = e;
+	q->fifo[(q->head + q->n++) & (q->cap - 1)] = e;
 
 	if (rec->type == PD_RECORD_FINISHED_ROUND) {
 		e->done = 1;
@@ -556,7 +558,7 @@ pd_symq_next(struct pd_symq *q, struct pd_rec *rec,
 		}
 		q->one = 0;
 	}
-	q->head = (q->head + 1) % q->cap;
+	q->head = (q->head + 1) & (q->cap - 1);
 	q->n--;
 	e->out = 1;
 	q->last = e;
