@@ -83,23 +83,12 @@ out_u64(uint64_t v)
 	/* bits * log10(2), then one more if v reaches that power of 10 */
 	unsigned t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 	unsigned n = t + (v >= out_pow10[t]);
-	char *d;
-	uint64_t q;
 
 	n += n == 0;
 	out_room(20);
-	d = out_buf + out_len + n;
+	/* Written back from where the n digits end. */
+	(void)pd_rdec(out_buf + out_len + n, v);
 	out_len += n;
-	while (v >= 100) {
-		q = v / 100;
-		d -= 2;
-		memcpy(d, pd_dec2 + 2 * (v - 100 * q), 2);
-		v = q;
-	}
-	if (v >= 10)
-		memcpy(d - 2, pd_dec2 + 2 * v, 2);
-	else
-		d[-1] = '0' + v;
 }
 
 static inline void
