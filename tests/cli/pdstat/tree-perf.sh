@@ -81,11 +81,30 @@ same rec.data no-children --sort comm,dso,sym
 same rec.data children --sort comm,dso,sym
 same rec.data no-children --sort sym
 same rec.data children --sort comm,dso,sym --percent-limit 2
+# path FILE SYM: the names down the graph under SYM's row, its largest
+# branch first as perf prints it, without the branch marks ("|",
+# "---", "--NN.NN%--"): a sample landing elsewhere (main's own, leaf's
+# first instruction before its frame is made) adds a branch and puts a
+# share on the first one, which is all the same path.
+path() {
+	awk -v s="] $2" '
+	    !on && length($0) >= length(s) &&
+	    substr($0, length($0) - length(s) + 1) == s { on = 1; next }
+	    on && /^$/ { exit }
+	    on {
+		gsub(/\|/, " "); gsub(/-+[0-9.]+%-+/, " "); gsub(/---/, " ")
+		n = split($0, w, " ")
+		for (i = 1; i <= n; i++)
+			printf "%s ", w[i]
+	    }' "$1"
+}
 # hot's one path, callee first, and caller first under main.
-grep -A 5 '\] leaf$' ours.$((n - 4)).txt | tr -d ' ' | tr '\n' ' ' |
-    grep -q -- '---leaf middle outer main' || fail "fresh: leaf's callers: $(cat ours.$((n - 4)).txt)"
-# main's own graph starts with outer, as its one branch or (when a
-# sample landed in main itself) its largest: "--NN.NN%--outer".
-grep -A 6 '\] main$' ours.$((n - 3)).txt | tr -d ' ' | tr '\n' ' ' |
-    grep -qE -- '---main( \|)* (\|?--[0-9.]+%--)?outer' || fail "fresh: what main calls: $(cat ours.$((n - 3)).txt)"
+case $(path ours.$((n - 4)).txt leaf) in
+"leaf middle outer main "*) ;;
+*) fail "fresh: leaf's callers: $(path ours.$((n - 4)).txt leaf)" ;;
+esac
+case $(path ours.$((n - 3)).txt main) in
+"main outer "*) ;;
+*) fail "fresh: what main calls: $(path ours.$((n - 3)).txt main)" ;;
+esac
 echo "$n reports, $graphs graphs equal perf's"
