@@ -634,7 +634,7 @@ fast_keep(struct join_in *in, const struct pd_evlist *el,
  * renumber() of a SAMPLE whose id a slot knows, when it passes the
  * checks pd_sample_ids makes: 1 done, 0 not (renumber does it).
  */
-static inline int
+static inline __attribute__((always_inline)) int
 fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
     unsigned char *out)
 {
@@ -864,6 +864,20 @@ pd_join_rec(struct pd_join *j, unsigned in, struct pd_reader *rd,
     struct pd_err *err)
 {
 	return pd_join_rec_to(j, in, rd, rec, NULL, blob, bloblen, err);
+}
+
+int
+pd_join_sample_fast(struct pd_join *j, unsigned in,
+    struct pd_reader *rd, struct pd_rec *rec, unsigned char *out)
+{
+	const struct pd_evlist *el = pd_reader_evlist(rd);
+	struct join_in *ji = &j->in[in];
+
+	if (rec->type != PERF_RECORD_SAMPLE || el->evsels != ji->fast_evsels ||
+	    el->n != ji->fast_n)
+		return 0;
+	j->input = in;
+	return fast_renumber(j, ji, rec, out);
 }
 
 int

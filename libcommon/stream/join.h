@@ -130,6 +130,15 @@ int	pd_join_rec_to(struct pd_join *, unsigned in, struct pd_reader *rd,
 	    const unsigned char **blob, size_t *bloblen, struct pd_err *err);
 
 /*
+ * The common case of pd_join_rec_to, for a tool's own loop: a SAMPLE
+ * of an id the join has taken before, built at `out` (not NULL). 1:
+ * done, as pd_join_rec_to's 0, with pd_join_time; 0: nothing done,
+ * pd_join_rec_to it.
+ */
+int	pd_join_sample_fast(struct pd_join *, unsigned in,
+	    struct pd_reader *rd, struct pd_rec *rec, unsigned char *out);
+
+/*
  * The time of the record pd_join_rec returned last, as perf's ordering
  * sees it (PERF_SAMPLE_TIME or the trailer's, on the input's clock as
  * set), 0 when it has none.

@@ -741,6 +741,14 @@ pd_ordered_room(struct pd_ordered *o, size_t max)
 	return o->slabs[o->cur].mem + o->fill;
 }
 
+void *
+pd_ordered_room_in(struct pd_ordered *o, size_t max)
+{
+	if (o->nbatch >= o->cap_batch || queued(o) >= o->cap_q2)
+		return NULL;
+	return pd_ordered_room(o, max);
+}
+
 /*
  * Queues a record whose index slot and slab space are there (len: its
  * padded size; 0 without copies). in_room: it was built at the copy's
@@ -888,6 +896,17 @@ pd_ordered_queue_in(struct pd_ordered *o, unsigned in, const void *rec,
 	if ((r = queue(o, rec, ts)) == 0 && ts > p->max_ts)
 		p->max_ts = ts;
 	return r;
+}
+
+void
+pd_ordered_put_room_in(struct pd_ordered *o, unsigned in, const void *rec,
+    uint64_t ts)
+{
+	struct input *p = &o->in[in];
+
+	put(o, rec, ts, (pd_header_size(rec) + 7u) & ~7u, 1);
+	if (ts > p->max_ts)
+		p->max_ts = ts;
 }
 
 uint64_t

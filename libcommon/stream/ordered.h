@@ -88,6 +88,17 @@ int	pd_ordered_queue(struct pd_ordered *, const void *rec, uint64_t ts);
  */
 void	*pd_ordered_room(struct pd_ordered *, size_t max);
 
+/*
+ * A merge's common case without a test repeated: pd_ordered_room when
+ * the record's index slot is there too, so that nothing has to be made
+ * room for; a record built there (of a time neither 0 nor UINT64_MAX)
+ * is then queued for input `in` with pd_ordered_put_room_in (rec: the
+ * room's pointer), which cannot fail. NULL: pd_ordered_queue_in, as usual.
+ */
+void	*pd_ordered_room_in(struct pd_ordered *, size_t max);
+void	 pd_ordered_put_room_in(struct pd_ordered *, unsigned in,
+	    const void *rec, uint64_t ts);
+
 /* A FINISHED_ROUND. 0 or -1 (a callback's error). */
 int	pd_ordered_round(struct pd_ordered *);
 
