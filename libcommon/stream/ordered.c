@@ -621,8 +621,8 @@ copy_bytes(const struct pd_ordered *o)
 	uint64_t n = 0;
 
 	for (; e < end; e++)
-		n += (pd_header_size(o->slabs[e->u.at.slab].mem + e->u.at.off +
-		    6) + 7u) & ~7u;
+		n += (pd_header_size(o->slabs[e->u.at.slab].mem +
+		    e->u.at.off) + 7u) & ~7u;
 	return n;
 }
 
