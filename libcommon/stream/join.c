@@ -658,7 +658,9 @@ fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
 		return 0;
 	if (out == NULL)
 		out = j->scratch;
-	memcpy(out, p, rec->size);
+	/* Where the reader holds it (pd_reader_hold), it is changed there. */
+	if (out != p)
+		memcpy(out, p, rec->size);
 	if (f->id != key) {
 		pd_put_u64(out + PD_REC_HDR_SIZE, f->id);
 		if (f->id_off != 0)

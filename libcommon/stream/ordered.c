@@ -50,6 +50,13 @@ struct slab {
 	int32_t		 next;		/* free list link */
 };
 
+/*
+ * A buffer lent by the caller (pd_ordered_lend): its records are queued
+ * where they are, the qent's slab being LENT | its number, and the
+ * caller knows when they are out by pd_ordered_out_upto.
+ */
+#define LENT		0x80000000u
+
 /* An input of a merge: perf's round state, for it alone. */
 struct input {
 	uint64_t	 max_ts;	/* newest time queued */
@@ -99,6 +106,11 @@ struct pd_ordered {
 	struct input		*in;		/* a merge's inputs */
 	unsigned		 nin;
 
+	const unsigned char	**lent;		/* lent buffers' bases */
+	uint32_t		 nlent, lent_cap;
+	uint64_t		 lent_size;	/* their bytes, all */
+	uint64_t		 out_upto;	/* pd_ordered_out_upto */
+
 	/*
 	 * A record built in pd_ordered_room's space, kept here while
 	 * reserve_slow may flush and compact the slabs under it.
@@ -137,6 +149,7 @@ pd_ordered_free(struct pd_ordered *o)
 	free(o->batch);
 	free(o->tmp);
 	free(o->in);
+	free(o->lent);
 	free(o->bounce);
 	free(o);
 }
@@ -297,6 +310,13 @@ sort_batch(struct pd_ordered *o)
 	o->tmp = b;
 }
 
+/* The bytes a queued record takes, padded. */
+static inline uint32_t
+padded(const unsigned char *rec)
+{
+	return (pd_header_size(rec) + 7u) & ~7u;
+}
+
 /* Hands one record to the callback and frees its place. */
 static inline int
 emit(struct pd_ordered *o, const struct qent *e)
@@ -305,6 +325,10 @@ emit(struct pd_ordered *o, const struct qent *e)
 
 	if (!o->copy)
 		return o->deliver(o->ctx, e->u.ref, e->ts);
+	if (e->u.at.slab & LENT) {
+		return o->deliver(o->ctx, (void *)(o->lent[e->u.at.slab &
+		    ~LENT] + e->u.at.off), e->ts);
+	}
 	r = o->deliver(o->ctx, o->slabs[e->u.at.slab].mem + e->u.at.off,
 	    e->ts);
 	release(o, e->u.at.slab);
@@ -514,6 +538,9 @@ flush(struct pd_ordered *o, uint64_t limit, enum pd_ordered_how how)
 	sort_batch(o);
 	if ((r = drain(o, limit, &n)) < 0)
 		return -1;
+	/* Whole: nothing of a time up to the limit is left (out_upto). */
+	if (r == 0 && limit > o->out_upto)
+		o->out_upto = limit;
 	/*
 	 * perf's `last`, the end of a HALF flush's time span: the record
 	 * queued last or, once that is out, the newest still queued.
@@ -572,12 +599,15 @@ compact(struct pd_ordered *o)
 	}
 	/* Counting sort of q's indices by slab, into q2. */
 	idx = (uint32_t *)o->q2;
+	/* Records in lent buffers stay where they are. */
 	for (i = 0; i < o->nq; i++)
-		start[o->q[i].u.at.slab + 1]++;
+		if (!(o->q[i].u.at.slab & LENT))
+			start[o->q[i].u.at.slab + 1]++;
 	for (sl = 0; sl < o->nslabs; sl++)
 		start[sl + 1] += start[sl];
 	for (i = 0; i < o->nq; i++)
-		idx[start[o->q[i].u.at.slab]++] = i;
+		if (!(o->q[i].u.at.slab & LENT))
+			idx[start[o->q[i].u.at.slab]++] = i;
 	for (sl = o->nslabs; sl > 0; sl--)
 		start[sl] = start[sl - 1];
 	start[0] = 0;
@@ -621,8 +651,8 @@ copy_bytes(const struct pd_ordered *o)
 	uint64_t n = 0;
 
 	for (; e < end; e++)
-		n += (pd_header_size(o->slabs[e->u.at.slab].mem +
-		    e->u.at.off) + 7u) & ~7u;
+		if (!(e->u.at.slab & LENT))
+			n += padded(o->slabs[e->u.at.slab].mem + e->u.at.off);
 	return n;
 }
 
@@ -750,13 +780,11 @@ pd_ordered_room_in(struct pd_ordered *o, size_t max)
 }
 
 /*
- * Queues a record whose index slot and slab space are there (len: its
- * padded size; 0 without copies). in_room: it was built at the copy's
- * place (pd_ordered_room).
+ * The index entry of a record of time ts, whose slot is there, with
+ * perf's times kept; its place is the caller's to fill in.
  */
-static inline void
-put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
-    int in_room)
+static inline struct qent *
+put_index(struct pd_ordered *o, uint64_t ts)
 {
 	struct qent *e;
 
@@ -778,6 +806,20 @@ put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
 	}
 	e = &o->batch[o->nbatch++];
 	e->ts = ts;
+	return e;
+}
+
+/*
+ * Queues a record whose index slot and slab space are there (len: its
+ * padded size; 0 without copies). in_room: it was built at the copy's
+ * place (pd_ordered_room).
+ */
+static inline void
+put(struct pd_ordered *o, const void *rec, uint64_t ts, uint32_t len,
+    int in_room)
+{
+	struct qent *e = put_index(o, ts);
+
 	if (!o->copy) {
 		e->u.ref = (void *)rec;
 		return;
@@ -907,6 +949,62 @@ pd_ordered_put_room_in(struct pd_ordered *o, unsigned in, const void *rec,
 	put(o, rec, ts, (pd_header_size(rec) + 7u) & ~7u, 1);
 	if (ts > p->max_ts)
 		p->max_ts = ts;
+}
+
+int
+pd_ordered_lend(struct pd_ordered *o, const unsigned char *base, size_t size)
+{
+	const unsigned char **n;
+	uint32_t c;
+
+	/*
+	 * Counted whole, as a few records may keep a whole buffer; and at
+	 * most an eighth of the cap, so that a cap that fits the copies
+	 * still fits them.
+	 */
+	if (!o->copy || o->nlent >= ~LENT ||
+	    o->lent_size + size > o->cap / 8) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (o->nlent == o->lent_cap) {
+		c = o->lent_cap ? 2 * o->lent_cap : 8;
+		if ((n = realloc(o->lent, c * sizeof(*n))) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		o->lent = n;
+		o->lent_cap = c;
+	}
+	o->lent[o->nlent] = base;
+	o->lent_size += size;
+	o->charged += size;
+	return (int)o->nlent++;
+}
+
+int
+pd_ordered_lend_ok(const struct pd_ordered *o)
+{
+	return o->nbatch < o->cap_batch && queued(o) < o->cap_q2 &&
+	    o->charged <= o->cap;
+}
+
+void
+pd_ordered_put_lent_in(struct pd_ordered *o, unsigned in, int lent,
+    size_t off, uint64_t ts)
+{
+	struct qent *e = put_index(o, ts);
+
+	e->u.at.slab = LENT | (uint32_t)lent;
+	e->u.at.off = (uint32_t)off;
+	if (ts > o->in[in].max_ts)
+		o->in[in].max_ts = ts;
+}
+
+uint64_t
+pd_ordered_out_upto(const struct pd_ordered *o)
+{
+	return o->out_upto;
 }
 
 uint64_t

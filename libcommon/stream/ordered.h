@@ -99,6 +99,32 @@ void	*pd_ordered_room_in(struct pd_ordered *, size_t max);
 void	 pd_ordered_put_room_in(struct pd_ordered *, unsigned in,
 	    const void *rec, uint64_t ts);
 
+/*
+ * Records queued where the caller's reader holds them (pd_reader_hold)
+ * rather than copied. A buffer of `size` bytes is lent once:
+ * pd_ordered_lend gives its number (-1: no memory, no copies, or the
+ * buffers lent would take more than an eighth of the cap: copy the
+ * records then), and counts it against the cap, whole, from then on.
+ * A record in it is queued by its offset with pd_ordered_put_lent_in,
+ * when pd_ordered_lend_ok says that it can go in so now (an index slot
+ * is there and the cap not passed) and its time is above
+ * pd_ordered_out_upto (else: copy it). The caller knows that all of a
+ * buffer's records are out, and that its reader may have it back, once
+ * pd_ordered_out_upto has reached the highest time it queued there.
+ */
+int	pd_ordered_lend(struct pd_ordered *, const unsigned char *base,
+	    size_t size);
+int	pd_ordered_lend_ok(const struct pd_ordered *);
+void	pd_ordered_put_lent_in(struct pd_ordered *, unsigned in, int lent,
+	    size_t off, uint64_t ts);
+
+/*
+ * The time up to which every record queued so far is out: the limit of
+ * the highest flush that ran whole. A record queued later at or below
+ * it is late (pd_ordered_late), and waits for the next flush.
+ */
+uint64_t	pd_ordered_out_upto(const struct pd_ordered *);
+
 /* A FINISHED_ROUND. 0 or -1 (a callback's error). */
 int	pd_ordered_round(struct pd_ordered *);
 

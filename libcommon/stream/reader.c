@@ -25,9 +25,16 @@
  * whole record is always contiguous after at most one memmove of the
  * unread tail; reads of a quarter of it keep the syscall count low.
  */
-#define BUF_SIZE	(1024 * 1024)
+#define BUF_SIZE	PD_READER_BUF_SIZE
 #define READ_MAX	(256 * 1024)
 #define COMPACT_MAX	4096	/* bytes moved to read to the start */
+
+/*
+ * Records held where they were read (pd_reader_hold) keep their buffer:
+ * reading goes on in another, of at most PD_READER_HOLD_BUFS. One is
+ * always left unheld, for the next to read into.
+ */
+#define HOLD_BUFS	PD_READER_HOLD_BUFS
 
 enum phase {
 	PH_ATTRS,		/* file mode: one HEADER_ATTR per attr */
@@ -55,8 +62,11 @@ struct pd_reader {
 	int		 file_mode;
 	enum phase	 phase;
 
-	unsigned char	*buf;
+	unsigned char	*buf;		/* bufs[cur] */
 	size_t		 pos, end;	/* unread bytes are buf[pos, end) */
+	unsigned char	*bufs[HOLD_BUFS];
+	unsigned char	 held[HOLD_BUFS]; /* pd_reader_hold, until released */
+	unsigned	 nbufs, cur, nheld; /* nheld: bufs held */
 	int		 fast;		/* next_fast may take the next record */
 	uint64_t	 buf_off;	/* input offset of buf[0] */
 	uint64_t	 limit;		/* input offset where reading stops */
@@ -143,6 +153,38 @@ get64(const struct pd_reader *rd, const void *p)
 	return rd->swapped ? bswap_64(v) : v;
 }
 
+/*
+ * Moves the unread bytes to the start of the buffer, or, when records
+ * in it are held, to the start of one with none, so that reading goes
+ * on there. 0, or -1 when that buffer cannot be had.
+ */
+static int
+restart(struct pd_reader *rd)
+{
+	size_t left = rd->end - rd->pos;
+	unsigned k;
+
+	if (!rd->held[rd->cur]) {
+		memmove(rd->buf, rd->buf + rd->pos, left);
+	} else {
+		/* pd_reader_hold leaves one unheld, or room for one. */
+		for (k = 0; k < rd->nbufs && rd->held[k]; k++)
+			;
+		if (k == rd->nbufs) {
+			if ((rd->bufs[k] = malloc(BUF_SIZE)) == NULL)
+				return pd_err_io(&rd->err, ENOMEM, "malloc");
+			rd->nbufs++;
+		}
+		memcpy(rd->bufs[k], rd->buf + rd->pos, left);
+		rd->cur = k;
+		rd->buf = rd->bufs[k];
+	}
+	rd->end = left;
+	rd->buf_off += rd->pos;
+	rd->pos = 0;
+	return 0;
+}
+
 /* Reads more input into the buffer; 1 read, 0 end of input, -1 error. */
 static int
 fill(struct pd_reader *rd)
@@ -160,13 +202,14 @@ fill(struct pd_reader *rd)
 	 * cache-warm lines while they are parsed: going round the whole
 	 * buffer cost `pdstat -p` in a pipeline about a tenth more.
 	 */
-	if (rd->pos > 0 && (rd->end == BUF_SIZE ||
-	    rd->end - rd->pos <= COMPACT_MAX)) {
-		memmove(rd->buf, rd->buf + rd->pos, rd->end - rd->pos);
-		rd->end -= rd->pos;
-		rd->buf_off += rd->pos;
-		rd->pos = 0;
-	}
+	/*
+	 * A buffer with records held in it is read on to its end (not
+	 * into the last bit of it: reads stay whole), then left.
+	 */
+	if (rd->pos > 0 && (rd->held[rd->cur] ?
+	    BUF_SIZE - rd->end < READ_MAX : rd->end == BUF_SIZE ||
+	    rd->end - rd->pos <= COMPACT_MAX) && restart(rd) < 0)
+		return -1;
 	want = BUF_SIZE - rd->end;
 	if (want > READ_MAX)
 		want = READ_MAX;
@@ -205,13 +248,8 @@ ensure(struct pd_reader *rd, size_t n)
 	int r;
 
 	while (rd->end - rd->pos < n) {
-		if (rd->pos > 0 && rd->pos + n > BUF_SIZE) {
-			memmove(rd->buf, rd->buf + rd->pos,
-			    rd->end - rd->pos);
-			rd->end -= rd->pos;
-			rd->buf_off += rd->pos;
-			rd->pos = 0;
-		}
+		if (rd->pos > 0 && rd->pos + n > BUF_SIZE && restart(rd) < 0)
+			return -1;
 		if ((r = fill(rd)) <= 0)
 			return r;
 	}
@@ -396,11 +434,12 @@ pd_reader_fdopen(int fd, const char *name, int flags, struct pd_err *err)
 
 	memset(err, 0, sizeof(*err));
 	err->input = name;
-	if (rd == NULL || (rd->buf = malloc(BUF_SIZE)) == NULL ||
+	if (rd == NULL || (rd->buf = rd->bufs[0] = malloc(BUF_SIZE)) == NULL ||
 	    (rd->name = strdup(name)) == NULL) {
 		pd_err_io(err, ENOMEM, "malloc");
 		goto fail;
 	}
+	rd->nbufs = 1;
 	rd->fd = fd;
 	rd->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	pd_pipe_grow(fd);
@@ -479,6 +518,8 @@ pd_reader_open(const char *path, int flags, struct pd_err *err)
 void
 pd_reader_close(struct pd_reader *rd)
 {
+	unsigned k;
+
 	if (rd == NULL)
 		return;
 	if (rd->own_fd)
@@ -489,9 +530,43 @@ pd_reader_close(struct pd_reader *rd)
 	free(rd->tblob);
 	free(rd->synth);
 	free(rd->desc);
-	free(rd->buf);
+	for (k = 0; k < HOLD_BUFS; k++)
+		free(rd->bufs[k]);
 	free(rd->name);
 	free(rd);
+}
+
+unsigned char *
+pd_reader_hold(struct pd_reader *rd, const struct pd_rec *rec, unsigned *buf,
+    size_t *off)
+{
+	uintptr_t at = (uintptr_t)rec->data - (uintptr_t)rd->buf;
+
+	/*
+	 * Only a record read as it is into the buffer (the fast state: no
+	 * payload to come, nothing made here, swapped or decompressed),
+	 * and not the one that would leave every buffer held.
+	 */
+	if (!rd->fast || at >= rd->pos)
+		return NULL;
+	if (!rd->held[rd->cur]) {
+		if (rd->nheld + 1 >= HOLD_BUFS)
+			return NULL;
+		rd->held[rd->cur] = 1;
+		rd->nheld++;
+	}
+	*buf = rd->cur;
+	*off = at;
+	return rd->buf + at;
+}
+
+void
+pd_reader_release(struct pd_reader *rd, unsigned buf)
+{
+	if (rd->held[buf]) {
+		rd->held[buf] = 0;
+		rd->nheld--;
+	}
 }
 
 ssize_t
@@ -815,9 +890,7 @@ payload_next(struct pd_reader *rd, const unsigned char **p)
 		return avail;
 	}
 	if (rd->end == rd->pos) {
-		rd->buf_off += rd->end;
-		rd->pos = rd->end = 0;
-		if ((r = fill(rd)) < 0)
+		if (restart(rd) < 0 || (r = fill(rd)) < 0)
 			return -1;
 		if (r == 0)
 			return payload_short(rd);

@@ -149,6 +149,26 @@ unsigned	 pd_reader_dropped(const struct pd_reader *, const char **what);
  */
 unsigned	 pd_reader_inexact(const struct pd_reader *, const char **what);
 
+/*
+ * Holding records where they were read, for a caller that keeps them a
+ * while (pdsort's queue) and would otherwise copy them: the buffer the
+ * record just read lies in is not written again, and its bytes are the
+ * caller's to change in place, until the caller releases the buffer;
+ * reading goes on in another meanwhile (PD_READER_HOLD_BUFS buffers of
+ * PD_READER_BUF_SIZE bytes at most). pd_reader_hold returns the
+ * record's bytes, with the number of the buffer and their offset in
+ * it, or NULL when it cannot be held (a record with a payload, or
+ * made, swapped or decompressed here, or every other buffer held):
+ * then copy it. pd_reader_release: the caller has done with every
+ * record it held in buffer buf.
+ */
+#define PD_READER_HOLD_BUFS	4	/* buffer numbers are below it */
+#define PD_READER_BUF_SIZE	(1024 * 1024)	/* bytes of each */
+
+unsigned char	*pd_reader_hold(struct pd_reader *, const struct pd_rec *rec,
+		    unsigned *buf, size_t *off);
+void		 pd_reader_release(struct pd_reader *, unsigned buf);
+
 void	pd_reader_close(struct pd_reader *);
 
 #endif /* PD_READER_H */

@@ -320,6 +320,74 @@ test_room(void)
 	pd_ordered_free(qb);
 }
 
+/* A lent record queued, when the queue says it may be. */
+static int
+lend(struct pd_ordered *o, unsigned in, int l, size_t off, uint64_t ts)
+{
+	if (!pd_ordered_lend_ok(o))
+		return 0;
+	pd_ordered_put_lent_in(o, in, l, off, ts);
+	return 1;
+}
+
+/*
+ * Lent records (pdsort's merge, from a reader's held buffer) come out
+ * from where they lie, in time order among copies, for the input they
+ * were queued for; pd_ordered_out_upto follows the flushes that ran
+ * whole, and once it reaches a lent record's time that record is out.
+ * A lent buffer counts against the cap, whole; buffers of more than an
+ * eighth of the cap are not taken.
+ */
+static void
+test_lent(void)
+{
+	static unsigned char lent[4096], big[32 << 10];
+	struct seen s = { .copy = 1 };
+	struct pd_ordered *o;
+	uint64_t id;
+	int l;
+
+	T((o = pd_ordered_new(1 << 20, PD_ORDERED_COPY, got, &s)) != NULL);
+	if (o == NULL)
+		return;
+	T(pd_ordered_inputs(o, 2) == 0);
+	T((l = pd_ordered_lend(o, lent, sizeof(lent))) == 0);
+	for (id = 0; id < 4; id++)
+		memcpy(lent + 32 * id, rec(32, 100 + id), 32);
+	/* No index slot before the first record queued: no lending. */
+	T(!pd_ordered_lend_ok(o));
+	T(pd_ordered_queue_in(o, 1, rec(24, 7), 20) == 0);
+	T(pd_ordered_out_upto(o) == 0);
+	T(lend(o, 0, l, 0, 10) && lend(o, 0, l, 32, 30));
+	T(lend(o, 1, l, 64, 25));
+	T(pd_ordered_round_in(o, 0) == 0 && pd_ordered_round_in(o, 1) == 0);
+	T(s.n == 0);
+	/* Input 0 says 30, input 1 says 25: out up to 25. */
+	T(lend(o, 0, l, 96, 40));
+	T(pd_ordered_round_in(o, 0) == 0);
+	T(pd_ordered_round_in(o, 1) == 0);
+	T(s.n == 3 && s.ts[0] == 10 && s.ts[1] == 20 && s.ts[2] == 25);
+	T(s.id[0] == 100 && s.id[1] == 7 && s.id[2] == 102);
+	T(pd_ordered_out_upto(o) == 25);
+	T(pd_ordered_final(o) == 0);
+	T(s.n == 5 && s.id[3] == 101 && s.id[4] == 103);
+	T(pd_ordered_out_upto(o) == UINT64_MAX);
+	pd_ordered_free(o);
+
+	/* Buffers over an eighth of the cap are not taken. */
+	T((o = pd_ordered_new(8 * sizeof(big), PD_ORDERED_COPY, got,
+	    &s)) != NULL);
+	T(pd_ordered_lend(o, big, sizeof(big)) == 0);
+	T(pd_ordered_lend(o, lent, sizeof(lent)) == -1);
+	pd_ordered_free(o);
+
+	/* Without copies nothing is lent. */
+	T((o = pd_ordered_new(1 << 20, 0, got, &s)) != NULL);
+	if (o != NULL)
+		T(pd_ordered_lend(o, lent, sizeof(lent)) == -1);
+	pd_ordered_free(o);
+}
+
 /* What a batch test saw: times in order, equal times in arrival order. */
 struct order {
 	uint64_t	n, bad;
@@ -383,6 +451,7 @@ main(void)
 	test_half_median();
 	test_refs();
 	test_room();
+	test_lent();
 	test_runs();
 	return T_END();
 }
