@@ -22,6 +22,7 @@
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/join.h"
+#include "libcommon/stream/keep.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/pids.h"
 #include "libcommon/stream/reader.h"
@@ -38,12 +39,7 @@ struct src {
 	int			 pending;	/* rec is read, not yet handled */
 	int			 done;
 	unsigned		 host;		/* its host's number, 0 first */
-	/*
-	 * Its reader's buffers as lent to the queue (-1: not yet), and
-	 * the newest time queued in each since its reader had it back.
-	 */
-	int			 lent[PD_READER_HOLD_BUFS];
-	uint64_t		 held_max[PD_READER_HOLD_BUFS];
+	struct pd_keep		 keep;		/* its samples where read */
 	struct pd_rec		 rec;
 	char			 suffix[140];	/* "@host" */
 };
@@ -54,7 +50,6 @@ struct merge {
 	struct pd_join		*join;
 	struct pd_writer	*w;
 	struct pd_ordered	*q;
-	int			 lend;		/* records may be held */
 	const char		*outname;
 };
 
@@ -363,81 +358,36 @@ next_input(const struct merge *m)
 }
 
 /*
- * Gives each reader back the buffers whose records are all out (the
- * queue is out up to the newest time queued in them).
- */
-static void
-give_back(struct merge *m)
-{
-	uint64_t out = pd_ordered_out_upto(m->q);
-	unsigned i, k;
-
-	for (i = 0; i < m->n; i++)
-		for (k = 0; k < PD_READER_HOLD_BUFS; k++)
-			if (m->src[i].held_max[k] <= out) {
-				pd_reader_release(m->src[i].rd, k);
-				m->src[i].held_max[k] = 0;
-			}
-}
-
-/*
- * Where a SAMPLE is changed and queued: where the reader holds it, so
- * that its bytes are copied once, on the way out (*buf: the reader's
- * buffer, *lent its number in the queue); else in the queue's own room
- * (*lent -1). NULL: neither can be had now.
- */
-static inline unsigned char *
-place(struct merge *m, struct src *s, struct pd_rec *rec, unsigned *buf,
-    int *lent, size_t *off)
-{
-	unsigned char *p;
-
-	*lent = -1;
-	if (m->lend && pd_ordered_lend_ok(m->q) &&
-	    (p = pd_reader_hold(s->rd, rec, buf, off)) != NULL) {
-		if (s->lent[*buf] < 0 && (s->lent[*buf] = pd_ordered_lend(m->q,
-		    p - *off, PD_READER_BUF_SIZE)) < 0) {
-			/* Nothing of it lent: no more (a small cap). */
-			pd_reader_release(s->rd, *buf);
-			m->lend = 0;
-		}
-		if ((*lent = s->lent[*buf]) >= 0)
-			return p;
-	}
-	return pd_ordered_room_in(m->q, rec->size + PD_JOIN_GROW_MAX);
-}
-
-/*
- * A SAMPLE the join knows, changed where it is to be queued and queued:
- * most records, with none of handle()'s tests. 1 done, 0 not (handle()
- * it), -1 bad.
+ * A SAMPLE the join knows, changed where it is to be queued and queued
+ * there: where its reader read it (pd_keep_hold), else in the queue's
+ * own room. Most records go so, with none of handle()'s tests. 1 done,
+ * 0 not (handle() it), -1 bad.
  */
 static inline int
 fast_sample(struct merge *m, unsigned i, struct pd_rec *rec)
 {
 	struct src *s = &m->src[i];
+	struct pd_keep_at at;
 	unsigned char *out;
-	unsigned buf = 0;
 	uint64_t ts;
-	size_t off = 0;
-	int lent;
+	int held;
 
-	if (rec->type != PERF_RECORD_SAMPLE ||
-	    (out = place(m, s, rec, &buf, &lent, &off)) == NULL ||
-	    !pd_join_sample_fast(m->join, i, s->rd, rec, out))
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if ((held = pd_keep_hold(&s->keep, m->q, s->rd, rec, &at)) != 0)
+		out = at.p;
+	else if ((out = pd_ordered_room_in(m->q, rec->size +
+	    PD_JOIN_GROW_MAX)) == NULL)
+		return 0;
+	if (!pd_join_sample_fast(m->join, i, s->rd, rec, out))
 		return 0;
 	ts = pd_join_time(m->join);
 	if (ts == 0 || ts == UINT64_MAX) {
 		if (pd_writer_rec(m->w, rec) < 0)
 			die_write(m);
-	} else if (lent < 0) {
+	} else if (!held) {
 		pd_ordered_put_room_in(m->q, i, out, ts);
-	} else if (ts > pd_ordered_out_upto(m->q)) {
-		pd_ordered_put_lent_in(m->q, i, lent, off, ts);
-		if (ts > s->held_max[buf])
-			s->held_max[buf] = ts;
-	} else if (pd_ordered_queue_in(m->q, i, out, ts) < 0) {
-		/* Late: a copy, as its buffer may be given back first. */
+	} else if (pd_keep_queue_in(&s->keep, m->q, i, &at, ts) < 0) {
 		(void)queue_failed(m);
 		return -1;
 	}
@@ -482,8 +432,7 @@ merge(char **paths, unsigned n, struct pd_writer *w, struct pd_ordered *q,
     const struct clock_offset *off, unsigned noff, int strict,
     const char *outname)
 {
-	struct merge m = { .n = n, .w = w, .q = q, .lend = 1,
-	    .outname = outname };
+	struct merge m = { .n = n, .w = w, .q = q, .outname = outname };
 	struct pd_err err;
 	const char *what;
 	unsigned i, dropped;
@@ -497,8 +446,6 @@ merge(char **paths, unsigned n, struct pd_writer *w, struct pd_ordered *q,
 		status = PD_EXIT_DATA;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		memset(m.src[i].lent, -1, sizeof(m.src[i].lent));
 	for (i = 0; i < n; i++) {
 		/* Records inside COMPRESSED ones are merged like any. */
 		m.src[i].rd = pd_reader_open(paths[i], PD_RD_DECOMPRESS, &err);
@@ -508,6 +455,7 @@ merge(char **paths, unsigned n, struct pd_writer *w, struct pd_ordered *q,
 			goto out;
 		}
 		pd_interrupt_watch(m.src[i].rd);
+		pd_keep_init(&m.src[i].keep);
 	}
 	pd_join_hold_tracing(m.join);
 	for (i = 0; i < n && r == M_OK; i++)
@@ -519,7 +467,8 @@ merge(char **paths, unsigned n, struct pd_writer *w, struct pd_ordered *q,
 	while (r != M_BAD && (in = next_input(&m)) >= 0 &&
 	    !pd_interrupted()) {
 		r = read_round(&m, in);
-		give_back(&m);
+		for (i = 0; i < n; i++)
+			pd_keep_give_back(&m.src[i].keep, q, m.src[i].rd);
 	}
 	if (pd_ordered_final(q) < 0) {
 		if (errno == ENOMEM)

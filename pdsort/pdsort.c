@@ -15,6 +15,7 @@
 #include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
+#include "libcommon/stream/keep.h"
 #include "libcommon/cli/msg.h"
 #include "libcommon/cli/output.h"
 #include "libcommon/stream/ordered.h"
@@ -194,6 +195,7 @@ main(int argc, char **argv)
 	struct pd_err err;
 	struct pd_rec rec;
 	struct pd_ordered *q;
+	struct pd_keep keep;
 	const char *outpath = NULL, *input = "-", *what;
 	uint64_t cap = DEFAULT_CAP, late;
 	unsigned dropped;
@@ -270,11 +272,20 @@ main(int argc, char **argv)
 	if (pd_writer_header(w) < 0)
 		goto write_failed;
 
+	pd_keep_init(&keep);
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
+		struct pd_keep_at at;
 		uint64_t ts;
 
 		if (pd_rec_is_kernel(rec.type)) {
 			ts = pd_sample_rec_time(pd_evlist_for_rec(el, &rec), &rec);
+			/* Queued where it was read, when it can be. */
+			if (ts != 0 && ts != UINT64_MAX &&
+			    pd_keep_hold(&keep, q, rd, &rec, &at)) {
+				if (pd_keep_queue(&keep, q, &at, ts) < 0)
+					goto queue_failed;
+				continue;
+			}
 			/* No time (1): perf delivers it at once, and so do we. */
 			if ((r = pd_ordered_queue(q, rec.data, ts)) < 0)
 				goto queue_failed;
@@ -283,6 +294,7 @@ main(int argc, char **argv)
 		} else if (rec.type == PD_RECORD_FINISHED_ROUND) {
 			if (pd_ordered_round(q) < 0)
 				goto queue_failed;
+			pd_keep_give_back(&keep, q, rd);
 			continue;
 		} else if (pd_feat_id(&rec) == PD_FEAT_COMPRESSED) {
 			continue;	/* the output is not compressed */

@@ -990,13 +990,19 @@ pd_ordered_lend_ok(const struct pd_ordered *o)
 }
 
 void
-pd_ordered_put_lent_in(struct pd_ordered *o, unsigned in, int lent,
-    size_t off, uint64_t ts)
+pd_ordered_put_lent(struct pd_ordered *o, int lent, size_t off, uint64_t ts)
 {
 	struct qent *e = put_index(o, ts);
 
 	e->u.at.slab = LENT | (uint32_t)lent;
 	e->u.at.off = (uint32_t)off;
+}
+
+void
+pd_ordered_put_lent_in(struct pd_ordered *o, unsigned in, int lent,
+    size_t off, uint64_t ts)
+{
+	pd_ordered_put_lent(o, lent, off, ts);
 	if (ts > o->in[in].max_ts)
 		o->in[in].max_ts = ts;
 }

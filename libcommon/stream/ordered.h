@@ -105,7 +105,7 @@ void	 pd_ordered_put_room_in(struct pd_ordered *, unsigned in,
  * pd_ordered_lend gives its number (-1: no memory, no copies, or the
  * buffers lent would take more than an eighth of the cap: copy the
  * records then), and counts it against the cap, whole, from then on.
- * A record in it is queued by its offset with pd_ordered_put_lent_in,
+ * A record in it is queued by its offset with pd_ordered_put_lent(_in),
  * when pd_ordered_lend_ok says that it can go in so now (an index slot
  * is there and the cap not passed) and its time is above
  * pd_ordered_out_upto (else: copy it). The caller knows that all of a
@@ -115,6 +115,8 @@ void	 pd_ordered_put_room_in(struct pd_ordered *, unsigned in,
 int	pd_ordered_lend(struct pd_ordered *, const unsigned char *base,
 	    size_t size);
 int	pd_ordered_lend_ok(const struct pd_ordered *);
+void	pd_ordered_put_lent(struct pd_ordered *, int lent, size_t off,
+	    uint64_t ts);
 void	pd_ordered_put_lent_in(struct pd_ordered *, unsigned in, int lent,
 	    size_t off, uint64_t ts);
 
