@@ -95,6 +95,11 @@ struct pd_ordered {
 	size_t			 runs[RUNS_MAX];
 	size_t			 nruns;
 	size_t			 cap_q, cap_q2, cap_batch; /* tmp: cap_batch */
+	/*
+	 * Records that can still be queued with no index array grown: the
+	 * tests of the common cases in one (set_free; put_index takes one).
+	 */
+	size_t			 free_slots;
 
 	uint64_t		 max_ts;	/* perf's max_timestamp */
 	uint64_t		 next_flush;	/* the round limit */
@@ -171,6 +176,19 @@ size_t
 pd_ordered_count(const struct pd_ordered *o)
 {
 	return queued(o);
+}
+
+/*
+ * free_slots anew, after the index arrays or what they hold changed.
+ * q2 may be short of what is queued after a flush swapped it with q.
+ */
+static void
+set_free(struct pd_ordered *o)
+{
+	size_t b = o->cap_batch - o->nbatch, n = queued(o);
+	size_t q = o->cap_q2 > n ? o->cap_q2 - n : 0;
+
+	o->free_slots = b < q ? b : q;
 }
 
 uint64_t
@@ -536,7 +554,9 @@ flush(struct pd_ordered *o, uint64_t limit, enum pd_ordered_how how)
 	if (limit == 0)
 		return 0;
 	sort_batch(o);
-	if ((r = drain(o, limit, &n)) < 0)
+	r = drain(o, limit, &n);
+	set_free(o);
+	if (r < 0)
 		return -1;
 	/* Whole: nothing of a time up to the limit is left (out_upto). */
 	if (r == 0 && limit > o->out_upto)
@@ -705,7 +725,7 @@ reserve_slow(struct pd_ordered *o, uint32_t len)
 	for (;;) {
 		size_t nbc = o->cap_batch, nqc = o->cap_q2;
 		uint64_t want = 0;
-		int slab_ok;
+		int slab_ok, r;
 
 		slab_ok = !o->copy || (o->cur >= 0 && o->fill + len <= SLAB);
 		if (!slab_ok && o->free < 0)
@@ -724,10 +744,12 @@ reserve_slow(struct pd_ordered *o, uint32_t len)
 				return -1;
 			continue;
 		}
-		if (resize(&o->tmp, &(size_t){ o->cap_batch }, nbc,
+		r = resize(&o->tmp, &(size_t){ o->cap_batch }, nbc,
 		    &o->charged) < 0 ||
 		    resize(&o->batch, &o->cap_batch, nbc, &o->charged) < 0 ||
-		    resize(&o->q2, &o->cap_q2, nqc, &o->charged) < 0)
+		    resize(&o->q2, &o->cap_q2, nqc, &o->charged) < 0;
+		set_free(o);
+		if (r)
 			goto nomem;
 		if (slab_ok)
 			return 0;
@@ -774,7 +796,7 @@ pd_ordered_room(struct pd_ordered *o, size_t max)
 void *
 pd_ordered_room_in(struct pd_ordered *o, size_t max)
 {
-	if (o->nbatch >= o->cap_batch || queued(o) >= o->cap_q2)
+	if (o->free_slots == 0)
 		return NULL;
 	return pd_ordered_room(o, max);
 }
@@ -806,6 +828,7 @@ put_index(struct pd_ordered *o, uint64_t ts)
 	}
 	e = &o->batch[o->nbatch++];
 	e->ts = ts;
+	o->free_slots--;
 	return e;
 }
 
@@ -876,8 +899,7 @@ queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 	if (!o->copy)
 		return queue_slow(o, rec, ts);
 	len = (pd_header_size(rec) + 7u) & ~7u;
-	if (o->cur < 0 || o->fill + len > SLAB ||
-	    o->nbatch >= o->cap_batch || queued(o) >= o->cap_q2)
+	if (o->cur < 0 || o->fill + len > SLAB || o->free_slots == 0)
 		return queue_slow(o, rec, ts);
 	put(o, rec, ts, len, rec == o->slabs[o->cur].mem + o->fill);
 	return 0;
@@ -985,8 +1007,7 @@ pd_ordered_lend(struct pd_ordered *o, const unsigned char *base, size_t size)
 int
 pd_ordered_lend_ok(const struct pd_ordered *o)
 {
-	return o->nbatch < o->cap_batch && queued(o) < o->cap_q2 &&
-	    o->charged <= o->cap;
+	return o->free_slots > 0 && o->charged <= o->cap;
 }
 
 void
