@@ -330,7 +330,7 @@ sort_batch(struct pd_ordered *o)
 
 /* The bytes a queued record takes, padded. */
 static inline uint32_t
-padded(const unsigned char *rec)
+padded(const void *rec)
 {
 	return (pd_header_size(rec) + 7u) & ~7u;
 }
@@ -343,10 +343,9 @@ emit(struct pd_ordered *o, const struct qent *e)
 
 	if (!o->copy)
 		return o->deliver(o->ctx, e->u.ref, e->ts);
-	if (e->u.at.slab & LENT) {
+	if (e->u.at.slab & LENT)
 		return o->deliver(o->ctx, (void *)(o->lent[e->u.at.slab &
 		    ~LENT] + e->u.at.off), e->ts);
-	}
 	r = o->deliver(o->ctx, o->slabs[e->u.at.slab].mem + e->u.at.off,
 	    e->ts);
 	release(o, e->u.at.slab);
@@ -641,7 +640,7 @@ compact(struct pd_ordered *o)
 			i = pos[off] - 1;
 			pos[off] = 0;
 			src = o->slabs[sl].mem + 8 * off;
-			len = (pd_header_size(src) + 7u) & ~7u;
+			len = padded(src);
 			if (doff + len > SLAB) {
 				d++;
 				doff = 0;
@@ -864,7 +863,7 @@ queue_slow(struct pd_ordered *o, const void *rec, uint64_t ts)
 	int in_room;
 
 	if (o->copy)
-		len = (pd_header_size(rec) + 7u) & ~7u;
+		len = padded(rec);
 	/* Built where it goes (pd_ordered_room): no copy, unless moved. */
 	in_room = o->copy && o->cur >= 0 &&
 	    rec == o->slabs[o->cur].mem + o->fill;
@@ -898,7 +897,7 @@ queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 	/* Without copies, what is queued need not even be a record. */
 	if (!o->copy)
 		return queue_slow(o, rec, ts);
-	len = (pd_header_size(rec) + 7u) & ~7u;
+	len = padded(rec);
 	if (o->cur < 0 || o->fill + len > SLAB || o->free_slots == 0)
 		return queue_slow(o, rec, ts);
 	put(o, rec, ts, len, rec == o->slabs[o->cur].mem + o->fill);
@@ -968,7 +967,7 @@ pd_ordered_put_room_in(struct pd_ordered *o, unsigned in, const void *rec,
 {
 	struct input *p = &o->in[in];
 
-	put(o, rec, ts, (pd_header_size(rec) + 7u) & ~7u, 1);
+	put(o, rec, ts, padded(rec), 1);
 	if (ts > p->max_ts)
 		p->max_ts = ts;
 }
