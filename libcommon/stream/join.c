@@ -46,11 +46,15 @@
 struct fast {
 	uint64_t	 key;		/* the id as read; 0: empty */
 	uint64_t	 id;		/* what it becomes */
-	uint16_t	 pre, post;	/* the shape's */
-	uint8_t		 chain;
-	uint16_t	 id_off;	/* of PERF_SAMPLE_ID, or 0 */
-	uint16_t	 tid_off;	/* of PERF_SAMPLE_TID, or 0 */
-	uint16_t	 time_off;	/* of PERF_SAMPLE_TIME, or 0 */
+	uint32_t	 min_size;	/* the shape's fixed part, chain's nr */
+	uint16_t	 chain_at;	/* of the callchain's nr, or 0 */
+	/*
+	 * Of PERF_SAMPLE_ID, or of IDENTIFIER itself when there is none:
+	 * the same test and stores serve both.
+	 */
+	uint16_t	 id_at;
+	uint16_t	 tid_at;	/* of TID when pids move, or 0 */
+	uint16_t	 time_at;	/* of PERF_SAMPLE_TIME, or 0 */
 };
 
 /*
@@ -161,6 +165,8 @@ void
 pd_join_set_pid_base(struct pd_join *j, unsigned in, uint32_t base)
 {
 	j->in[in].pid_base = base;
+	/* The slots know whether pids move (struct fast's tid_at). */
+	memset(j->in[in].fast, 0, sizeof(j->in[in].fast));
 }
 
 void
@@ -620,13 +626,13 @@ fast_keep(struct join_in *in, const struct pd_evlist *el,
 	f = &in->fast[key & (FAST_SLOTS - 1)];
 	f->key = key;
 	f->id = id;
-	f->pre = sh->pre;
-	f->post = sh->post;
-	f->chain = sh->chain;
-	f->id_off = st & PERF_SAMPLE_ID ? PD_REC_HDR_SIZE + ev->head.id : 0;
-	f->tid_off = ev->head.tid != PD_HEAD_NONE ?
+	f->min_size = PD_REC_HDR_SIZE + sh->pre + sh->post +
+	    (sh->chain ? 8 : 0);
+	f->chain_at = sh->chain ? PD_REC_HDR_SIZE + sh->pre : 0;
+	f->id_at = PD_REC_HDR_SIZE + (st & PERF_SAMPLE_ID ? ev->head.id : 0);
+	f->tid_at = in->pid_base != 0 && ev->head.tid != PD_HEAD_NONE ?
 	    PD_REC_HDR_SIZE + ev->head.tid : 0;
-	f->time_off = st & PERF_SAMPLE_TIME ?
+	f->time_at = st & PERF_SAMPLE_TIME ?
 	    PD_REC_HDR_SIZE + ev->head.time : 0;
 }
 
@@ -639,7 +645,7 @@ fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
     unsigned char *out)
 {
 	const unsigned char *p = rec->data;
-	uint64_t key, body, fixed, ts;
+	uint64_t key, ts;
 	const struct fast *f;
 
 	if (rec->size < PD_REC_HDR_SIZE + 8)
@@ -648,34 +654,30 @@ fast_renumber(struct pd_join *j, struct join_in *in, struct pd_rec *rec,
 	f = &in->fast[key & (FAST_SLOTS - 1)];
 	if (f->key != key || key == 0)
 		return 0;
-	body = rec->size - PD_REC_HDR_SIZE;
-	fixed = (uint64_t)f->pre + f->post;
-	if (!f->chain ? body < fixed : body < fixed + 8 ||
-	    pd_get_u64(p + PD_REC_HDR_SIZE + f->pre) > (body - fixed - 8) / 8)
+	/* The checks pd_sample_parse makes of this shape, said as sizes. */
+	if (rec->size < f->min_size || (f->chain_at != 0 &&
+	    pd_get_u64(p + f->chain_at) > (rec->size - f->min_size) / 8))
 		return 0;
 	/* An ID that says another id than IDENTIFIER: the long way. */
-	if (f->id_off != 0 && pd_get_u64(p + f->id_off) != key)
+	if (pd_get_u64(p + f->id_at) != key)
 		return 0;
 	if (out == NULL)
 		out = j->scratch;
 	/* Where the reader holds it (pd_reader_hold), it is changed there. */
 	if (out != p)
 		memcpy(out, p, rec->size);
-	if (f->id != key) {
-		pd_put_u64(out + PD_REC_HDR_SIZE, f->id);
-		if (f->id_off != 0)
-			pd_put_u64(out + f->id_off, f->id);
-	}
-	if (in->pid_base != 0 && f->tid_off != 0) {
-		pd_pids_shift32(out + f->tid_off, in->pid_base);
-		pd_pids_shift32(out + f->tid_off + 4, in->pid_base);
+	pd_put_u64(out + PD_REC_HDR_SIZE, f->id);
+	pd_put_u64(out + f->id_at, f->id);
+	if (f->tid_at != 0) {
+		pd_pids_shift32(out + f->tid_at, in->pid_base);
+		pd_pids_shift32(out + f->tid_at + 4, in->pid_base);
 	}
 	ts = 0;
-	if (f->time_off != 0) {
-		ts = pd_get_u64(p + f->time_off);
+	if (f->time_at != 0) {
+		ts = pd_get_u64(p + f->time_at);
 		if (ts != 0 && ts != UINT64_MAX && in->clock != 0) {
 			ts = shift_time(ts, in->clock);
-			pd_put_u64(out + f->time_off, ts);
+			pd_put_u64(out + f->time_at, ts);
 		}
 	}
 	j->time = ts;
