@@ -157,6 +157,21 @@ struct opts {
 	struct pd_syms_opts so;
 };
 
+/*
+ * An output option's FILE that holds a recording is an input given in
+ * the wrong place (`pdstat --flamegraph perf.data`): writing the picture
+ * there would lose the recording, so nothing is read or written.
+ */
+static void
+not_a_recording(const char *path, const char *opt)
+{
+	if (path == NULL || !pd_output_holds_recording(path))
+		return;
+	pd_warnx("%s: holds a perf.data recording: --%s writes a new file "
+	    "(the inputs go last)", path, opt);
+	usage(stderr, PD_EXIT_USAGE);
+}
+
 /* The checks of the options that draw or write stacks. */
 static void
 stacks_opts(const struct opts *o)
@@ -183,6 +198,10 @@ stacks_opts(const struct opts *o)
 		pd_warnx("%s", why);
 		usage(stderr, PD_EXIT_USAGE);
 	}
+	not_a_recording(o->flamepath, "flamegraph");
+	not_a_recording(o->foldedpath, "folded");
+	not_a_recording(o->pprofpath, "pprof");
+	not_a_recording(o->geckopath, "gecko");
 }
 
 /* Parses the options into o; returns how many argv words they took. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "libcommon/cli/msg.h"
+#include "libcommon/stream/perf.h"
 
 /*
  * Whether path may be written beside and renamed over: only a regular
@@ -26,6 +27,23 @@ replaceable(const char *path)
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT;
 	return S_ISREG(st.st_mode);
+}
+
+int
+pd_output_holds_recording(const char *path)
+{
+	unsigned char magic[8];
+	struct stat st;
+	int fd, r = 0;
+
+	/* Not blocking on a FIFO: only a regular file is looked into. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic))
+		r = pd_magic_is_perf(pd_get_u64(magic));
+	close(fd);
+	return r;
 }
 
 int

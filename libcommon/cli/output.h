@@ -32,6 +32,14 @@ int	pd_output_close(struct pd_output *, int keep);
 void	pd_output_abort(struct pd_output *);
 
 /*
+ * Whether path is a file holding a perf.data recording: then it is
+ * almost surely an input given where an output was meant (`pdstat
+ * --flamegraph perf.data`), and a tool writing a picture or a profile
+ * refuses it before it reads anything rather than replace the recording.
+ */
+int	pd_output_holds_recording(const char *path);
+
+/*
  * A text output (a flame graph, a profile) written in one go through a
  * stdio stream over path, opened as pd_output_open does: put(f, arg)
  * writes it all and returns 0, or -1 (with errno set, or 0 for out of

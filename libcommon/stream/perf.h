@@ -19,6 +19,14 @@
 #define PD_MAGIC1		0x454c494646524550ULL
 #define PD_MAGIC1_SWAPPED	0x5045524646494c45ULL
 
+/* Whether a file's first 8 bytes, as read, say perf.data (any kind). */
+static inline int
+pd_magic_is_perf(uint64_t magic)
+{
+	return magic == PD_MAGIC2 || magic == PD_MAGIC2_SWAPPED ||
+	    magic == PD_MAGIC1 || magic == PD_MAGIC1_SWAPPED;
+}
+
 #define PD_PIPE_HDR_SIZE	16
 #define PD_FILE_HDR_SIZE	104
 #define PD_FILE_HDR_SIZE_OLD	72	/* before the feature bitmap */
