@@ -895,8 +895,12 @@ queue(struct pd_ordered *o, const void *rec, uint64_t ts)
 	if (ts == 0 || ts == UINT64_MAX)
 		return 1;
 	/* Without copies, what is queued need not even be a record. */
-	if (!o->copy)
-		return queue_slow(o, rec, ts);
+	if (!o->copy) {
+		if (o->free_slots == 0)
+			return queue_slow(o, rec, ts);
+		put_index(o, ts)->u.ref = (void *)rec;
+		return 0;
+	}
 	len = padded(rec);
 	if (o->cur < 0 || o->fill + len > SLAB || o->free_slots == 0)
 		return queue_slow(o, rec, ts);
