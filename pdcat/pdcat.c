@@ -323,6 +323,12 @@ join_input(struct joiner *j, const char *path, int i)
 		pd_warnx("out of memory");
 		return PD_EXIT_DATA;
 	}
+	/*
+	 * One input, as it is, from a file into a pipe: its records go by
+	 * splice(2), never copied (pd_writer_source).
+	 */
+	if (j->ninputs == 1 && j->z == NULL && j->filter == NULL)
+		pd_writer_source(j->w, rd);
 	if (in->pending)
 		how = j->filter == NULL ? join_rec(j, i, rd, &in->rec) :
 		    filter_join(j, i, rd, &in->rec);
@@ -336,6 +342,8 @@ join_input(struct joiner *j, const char *path, int i)
 	if (how == JOIN_OK)
 		how = filter_join(j, i, rd, NULL);
 	pd_join_end(j->join, i);
+	if (pd_writer_source(j->w, NULL) < 0)
+		how = JOIN_WRITE;
 	if (how == JOIN_WRITE)
 		return -1;
 	if (r < 0 || how == JOIN_READ) {

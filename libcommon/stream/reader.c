@@ -77,6 +77,11 @@ struct pd_reader {
 	const volatile int *ending;	/* pd_reader_ending_on */
 	int		 stopped;	/* reading ended there */
 	int		 regular;	/* the input is a regular file */
+	/*
+	 * File offset of input offset 0 (where a pipe stream in a regular
+	 * file began; 0 in file mode), or -1: pd_reader_file_bytes.
+	 */
+	int64_t		 file_base;
 
 	uint64_t	 payload_left;	/* out-of-band bytes still unread */
 	uint64_t	 payload_off;	/* offset of the record it follows */
@@ -363,6 +368,8 @@ file_open(struct pd_reader *rd, uint64_t hdr_size)
 		    "a regular file, not a pipe (use pdcat FILE)");
 	rd->file_mode = 1;
 	rd->file_size = st.st_size;
+	/* Read by its offsets from the start, wherever fd stood. */
+	rd->file_base = 0;
 	memset(h, 0, sizeof(h));
 	if (pread_all(rd, h, hdr_size, 0, "file header") < 0)
 		return -1;
@@ -442,6 +449,7 @@ pd_reader_fdopen(int fd, const char *name, int flags, struct pd_err *err)
 	rd->nbufs = 1;
 	rd->fd = fd;
 	rd->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	rd->file_base = rd->regular ? (int64_t)lseek(fd, 0, SEEK_CUR) : -1;
 	pd_pipe_grow(fd);
 	rd->flags = flags;
 	rd->err.input = rd->name;
@@ -622,6 +630,28 @@ int
 pd_reader_is_regular(const struct pd_reader *rd)
 {
 	return rd->regular;
+}
+
+int
+pd_reader_file_fd(const struct pd_reader *rd)
+{
+	return rd->file_base >= 0 ? rd->fd : -1;
+}
+
+int
+pd_reader_file_bytes(const struct pd_reader *rd, const struct pd_rec *rec,
+    uint64_t *at)
+{
+	/* Where a record of the file's own bytes would lie in buf. */
+	uint64_t in_buf = rec->offset - rd->buf_off;
+
+	if (rd->file_base < 0 || rd->swapped || rd->read_fn != NULL ||
+	    rec->flags != 0 || rec->offset < rd->buf_off ||
+	    in_buf + rec->size > rd->end ||
+	    (uintptr_t)rec->data - (uintptr_t)rd->buf != in_buf)
+		return 0;
+	*at = (uint64_t)rd->file_base + rec->offset;
+	return 1;
 }
 
 void

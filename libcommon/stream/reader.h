@@ -117,6 +117,18 @@ int	pd_reader_swapped(const struct pd_reader *);
 int	pd_reader_is_regular(const struct pd_reader *);
 
 /*
+ * Whether rec, the record just handed out, is its input file's own
+ * bytes where they were read: not converted, decompressed, synthesized
+ * or moved. Then *at is their offset in the file, so that they can be
+ * sent from there (pd_writer_source). pd_reader_file_fd is that file's
+ * descriptor, -1 when the input is not a regular file whose offsets
+ * are known.
+ */
+int	pd_reader_file_bytes(const struct pd_reader *, const struct pd_rec *rec,
+	    uint64_t *at);
+int	pd_reader_file_fd(const struct pd_reader *);
+
+/*
  * Reading ends, as at the end of input, once *stop is non-zero: it is
  * looked at before each read(2) and when one is interrupted, never per
  * record. Records already read are still handed out; a record cut short

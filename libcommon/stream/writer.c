@@ -2,8 +2,10 @@
 #include "libcommon/stream/writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libcommon/stream/event.h"
@@ -22,6 +24,15 @@ struct pd_writer {
 	size_t			 len;
 	unsigned long long	 offset;
 	unsigned char		*buf;
+	/*
+	 * pd_writer_source: the reader whose file's own bytes go by
+	 * splice(2), and the span of that file due after the buffer's
+	 * bytes (the one or the other is empty: each is written before
+	 * the other is added to).
+	 */
+	const struct pd_reader	*src;
+	int			 src_fd;
+	uint64_t		 span_at, span_len;
 };
 
 struct pd_writer *
@@ -76,6 +87,57 @@ write_all(struct pd_writer *w, const unsigned char *p, size_t n)
 	return 0;
 }
 
+/*
+ * The span of the source file, where splice(2) is refused (a file
+ * system without it): read and written, and no more splicing.
+ */
+static int
+span_copy(struct pd_writer *w, uint64_t at, uint64_t n)
+{
+	ssize_t r;
+
+	w->src = NULL;
+	while (n > 0) {
+		r = pread(w->src_fd, w->buf, n < WBUF_SIZE ? n : WBUF_SIZE, at);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			w->failed = r < 0 ? errno : EIO;
+			return -1;
+		}
+		if (write_all(w, w->buf, r) < 0)
+			return -1;
+		at += r;
+		n -= r;
+	}
+	return 0;
+}
+
+/* Sends the span of the source file: page references, no copy. */
+static int
+span_splice(struct pd_writer *w)
+{
+	loff_t at = w->span_at;
+	uint64_t n = w->span_len;
+	ssize_t r;
+
+	w->span_len = 0;
+	while (n > 0) {
+		r = splice(w->src_fd, &at, w->fd, NULL, n, SPLICE_F_MORE);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EINVAL || errno == ENOSYS))
+			return span_copy(w, at, n);
+		if (r <= 0) {
+			/* 0: the file was cut short since it was read. */
+			w->failed = r < 0 ? errno : EIO;
+			return -1;
+		}
+		n -= r;
+	}
+	return 0;
+}
+
 int
 pd_writer_flush(struct pd_writer *w)
 {
@@ -86,6 +148,46 @@ pd_writer_flush(struct pd_writer *w)
 	if (w->len > 0 && write_all(w, w->buf, w->len) < 0)
 		return -1;
 	w->len = 0;
+	if (w->span_len > 0 && span_splice(w) < 0)
+		return -1;
+	return 0;
+}
+
+int
+pd_writer_source(struct pd_writer *w, const struct pd_reader *rd)
+{
+	struct stat st;
+
+	/* The span of the old source goes while its file is open. */
+	if (w->span_len > 0 && pd_writer_flush(w) < 0)
+		return -1;
+	w->src = NULL;
+	if (rd != NULL && w->sink == NULL &&
+	    (w->src_fd = pd_reader_file_fd(rd)) >= 0 &&
+	    fstat(w->fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		w->src = rd;
+	return 0;
+}
+
+/*
+ * n bytes at offset `at` of the source file: added to the span when
+ * they follow it, else the span (or the buffer) goes first. A span is
+ * sent once it reaches the buffer's size, so that the output flows as
+ * it did through the buffer.
+ */
+static int
+put_span(struct pd_writer *w, uint64_t at, uint64_t n)
+{
+	w->offset += n;
+	if (w->span_len > 0 && w->span_at + w->span_len == at &&
+	    w->span_len < WBUF_SIZE) {
+		w->span_len += n;
+		return 0;
+	}
+	if (pd_writer_flush(w) < 0)
+		return -1;
+	w->span_at = at;
+	w->span_len = n;
 	return 0;
 }
 
@@ -106,6 +208,9 @@ put_full(struct pd_writer *w, const void *p, size_t n)
 int
 pd_writer_put(struct pd_writer *w, const void *p, size_t n)
 {
+	/* The source file's span goes before these bytes. */
+	if (__builtin_expect(w->span_len > 0, 0) && span_splice(w) < 0)
+		return -1;
 	w->offset += n;
 	if (w->len + n > WBUF_SIZE)
 		return put_full(w, p, n);
@@ -164,7 +269,13 @@ int
 pd_writer_copy(struct pd_writer *w, struct pd_reader *rd,
     const struct pd_rec *rec)
 {
-	if (pd_writer_rec(w, rec) < 0)
+	uint64_t at;
+
+	if (w->src == rd && pd_reader_file_bytes(rd, rec, &at)) {
+		if (put_span(w, at, rec->size) < 0)
+			return -2;
+	} else if (pd_writer_rec(w, rec) < 0) {
 		return -2;
+	}
 	return rec->payload > 0 ? pd_writer_payload(w, rd) : 0;
 }

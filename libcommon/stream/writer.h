@@ -51,6 +51,20 @@ int	pd_writer_payload(struct pd_writer *, struct pd_reader *);
 int	pd_writer_copy(struct pd_writer *, struct pd_reader *,
 	    const struct pd_rec *rec);
 
+/*
+ * From now on, the records of rd that pd_writer_copy is given unchanged
+ * (pd_reader_file_bytes) go from rd's file into the output with
+ * splice(2): the page cache's pages into the pipe, copied at neither
+ * end. Everything else still goes through the buffer, all in order.
+ * Only when the output is a pipe and rd reads a regular file; NULL
+ * stops it. The pipe holds the file's pages, not a copy: the file
+ * must not be rewritten in place (appending is fine) until the reader
+ * at the other end has read them. Call it with NULL before rd is
+ * closed: what is due from its file is sent first. 0, or -1 when that
+ * failed.
+ */
+int	pd_writer_source(struct pd_writer *, const struct pd_reader *rd);
+
 /* Bytes handed to the writer so far (the output offset). */
 unsigned long long	pd_writer_offset(const struct pd_writer *);
 
