@@ -4,8 +4,10 @@
  * the input pipe's pages into the output pipe without copying or
  * consuming them, and the reader then reads the same bytes for the
  * summary: the stream costs one copy (the read) instead of three (read,
- * into the writer's buffer, write). Otherwise each chunk the reader
- * reads is written on from the reader's own buffer before it is parsed.
+ * into the writer's buffer, write). From a regular file into a pipe,
+ * each chunk the reader reads goes on by splice(2) from the file's
+ * pages, as pdcat's records do (pd_writer_source). Otherwise each chunk
+ * is written on from the reader's own buffer before it is parsed.
  * Either way the output is the input, byte for byte.
  */
 #include "pdstat/tap.h"
@@ -74,6 +76,37 @@ read_teed(int fd, char *buf, size_t n)
 	return n;
 }
 
+/*
+ * The n bytes just read into buf from the file at t->at, sent on from
+ * the file's pages; written from buf where the file system has no
+ * splice(2), and from then on.
+ */
+static int
+splice_read(struct tap *t, int fd, const void *buf, size_t n)
+{
+	off_t at = t->at;
+	size_t done = 0;
+	ssize_t r;
+
+	t->at += n;
+	while (done < n) {
+		r = splice(fd, &at, t->out, NULL, n - done, SPLICE_F_MORE);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
+			t->splice = 0;
+			return write_all(t, (const char *)buf + done, n - done);
+		}
+		if (r <= 0) {
+			/* 0: the file was cut short since it was read. */
+			t->werr = r < 0 ? errno : EIO;
+			return -1;
+		}
+		done += r;
+	}
+	return 0;
+}
+
 /* The reader's read(2) (pd_read_fn). */
 static ssize_t
 tap_read(void *arg, int fd, void *buf, size_t len)
@@ -92,7 +125,8 @@ tap_read(void *arg, int fd, void *buf, size_t len)
 			return -1;
 		t->tee = 0;	/* not two pipes after all: copy */
 	}
-	if ((n = read(fd, buf, len)) > 0 && write_all(t, buf, n) < 0)
+	if ((n = read(fd, buf, len)) > 0 && (t->splice ?
+	    splice_read(t, fd, buf, n) : write_all(t, buf, n)) < 0)
 		return -1;
 	return n;
 }
@@ -105,6 +139,7 @@ tap_open(struct tap *t, const char *path, int flags, struct pd_err *err)
 	t->in = -1;
 	t->out = -1;
 	t->tee = 0;
+	t->splice = 0;
 	t->werr = 0;
 	if (strcmp(path, "-") == 0) {
 		t->in = STDIN_FILENO;
@@ -131,6 +166,9 @@ tap_start(struct tap *t, struct pd_reader *rd, int out)
 
 	t->out = out;
 	t->tee = is_pipe(t->in) && is_pipe(out);
+	/* Where the reader will read on: its first bytes are written. */
+	t->splice = !t->tee && is_pipe(out) && pd_reader_is_regular(rd) &&
+	    (t->at = lseek(t->in, 0, SEEK_CUR)) >= 0;
 	if ((n = pd_reader_tap(rd, tap_read, t, &p)) < 0)
 		return 0;
 	/* What the reader read to open the input goes first. */

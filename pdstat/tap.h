@@ -14,6 +14,8 @@ struct pd_reader;
 struct tap {
 	int	in, out;
 	int	tee;		/* both are pipes: tee(2), no copy */
+	int	splice;		/* a file into a pipe: splice(2), no copy */
+	off_t	at;		/* with splice: the file offset read up to */
 	int	werr;		/* errno of a failed write, or 0 */
 };
 

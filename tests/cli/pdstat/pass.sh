@@ -18,6 +18,22 @@ pdstat -p < in.data 2>/dev/null | pdstat > again.txt || fail "pipeline"
 pdstat in.data > once.txt
 sed 1d again.txt > a; sed 1d once.txt > b
 cmp a b || fail "summary of the passed stream differs"
+# From a regular file into a pipe the chunks read after the first go on
+# by splice(2) (tap.c): the same bytes, from a path, from standard input,
+# and from a stream that starts 24 bytes into its file.
+need_corpus
+for f in dwarf.pipe.data sched.pipe.data; do
+	pdstat -p "$C/$f" 2> /dev/null | cat > out.data
+	cmp -s "$C/$f" out.data || fail "-p $f into a pipe changed the stream"
+	pdstat -p < "$C/$f" 2> /dev/null | cat > out.data
+	cmp -s "$C/$f" out.data || fail "-p < $f into a pipe changed the stream"
+done
+printf 'not a stream, 24 bytes.\n' > shifted.data
+cat "$C/dwarf.pipe.data" >> shifted.data
+{ dd bs=24 count=1 of=/dev/null 2> /dev/null; pdstat -p 2> /dev/null; } \
+    < shifted.data | cat > out.data
+cmp -s "$C/dwarf.pipe.data" out.data ||
+	fail "-p of a stream 24 bytes into its file changed it"
 # One stream only.
 pdstat -p in.data in.data > /dev/null 2> err.txt
 [ $? -eq 2 ] || fail "-p with two inputs: not a usage error"
