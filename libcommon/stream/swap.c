@@ -662,6 +662,39 @@ swap_sample(struct sw *s, const struct pd_evsel *ev)
 #undef S64
 #undef S32X2
 
+/*
+ * A SAMPLE of a simple shape (sample.h: fixed fields and at most a
+ * callchain) whose size is just that, converted as swap_sample would in
+ * one pass: every u64 turned, then TID's and CPU's u32 pairs put back in
+ * their order (turning a u64 turns each u32 and swaps the two). Most
+ * samples of most streams; 1 done, 0 not (swap_sample's walk then,
+ * with its checks and notes).
+ */
+static int
+swap_sample_simple(struct sw *s, const struct pd_evsel *ev)
+{
+	const struct pd_sample_shape *sh = &ev->shape;
+	size_t pre = PD_REC_HDR_SIZE + sh->pre, chain, k;
+	unsigned char *q;
+	uint64_t v;
+
+	if (!sh->simple || s->len < pre + sh->post)
+		return 0;
+	chain = s->len - pre - sh->post;
+	if (sh->chain ? chain < 8 || chain % 8 != 0 ||
+	    peek64(s, pre) != chain / 8 - 1 : chain != 0)
+		return 0;
+	x64n(s, PD_REC_HDR_SIZE, (s->len - PD_REC_HDR_SIZE) / 8);
+	for (k = 0; k < 2; k++) {
+		v = k == 0 ? ev->head.tid : ev->head.cpu;
+		if (v == PD_HEAD_NONE)
+			continue;
+		q = s->p + PD_REC_HDR_SIZE + v;
+		pd_put_u64(q, pd_get_u64(q) >> 32 | pd_get_u64(q) << 32);
+	}
+	return 1;
+}
+
 /* ---- records laid out by a field table (event.h) ----------------------- */
 
 /*
@@ -1407,6 +1440,8 @@ swap_body(struct sw *s, const struct pd_evlist *el, uint32_t type,
 			    "layout bits (swapped as u64s)");
 			return 0;
 		}
+		if (swap_sample_simple(s, ev))
+			return 0;
 		return swap_sample(s, ev);
 	}
 	if (type >= PD_RECORD_KERNEL_MAX || pd_record_layouts[type] == NULL) {
