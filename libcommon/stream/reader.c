@@ -645,9 +645,10 @@ pd_reader_file_bytes(const struct pd_reader *rd, const struct pd_rec *rec,
 	/* Where a record of the file's own bytes would lie in buf. */
 	uint64_t in_buf = rec->offset - rd->buf_off;
 
+	/* A held buffer's bytes are its holder's to change (hold). */
 	if (rd->file_base < 0 || rd->swapped || rd->read_fn != NULL ||
-	    rec->flags != 0 || rec->offset < rd->buf_off ||
-	    in_buf + rec->size > rd->end ||
+	    rd->held[rd->cur] || rec->flags != 0 ||
+	    rec->offset < rd->buf_off || in_buf + rec->size > rd->end ||
 	    (uintptr_t)rec->data - (uintptr_t)rd->buf != in_buf)
 		return 0;
 	*at = (uint64_t)rd->file_base + rec->offset;

@@ -119,7 +119,8 @@ int	pd_reader_is_regular(const struct pd_reader *);
 /*
  * Whether rec, the record just handed out, is its input file's own
  * bytes where they were read: not converted, decompressed, synthesized
- * or moved. Then *at is their offset in the file, so that they can be
+ * or moved, nor in a buffer held to be changed in place (pd_reader_hold).
+ * Then *at is their offset in the file, so that they can be
  * sent from there (pd_writer_source). pd_reader_file_fd is that file's
  * descriptor, -1 when the input is not a regular file whose offsets
  * are known.
