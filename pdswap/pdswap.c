@@ -178,7 +178,10 @@ swap_one(struct conv *c, struct pd_rec *rec)
 	static unsigned char scratch[PD_REC_MAX + 1];
 	struct pd_err err;
 	const char *why;
-	int r;
+	unsigned char *p;
+	unsigned buf;
+	size_t at;
+	int r, held = 0;
 
 	if (rec->type == PD_RECORD_HEADER_FEATURE)
 		(void)pd_header_info_update(&c->hi, rec);
@@ -195,8 +198,21 @@ swap_one(struct conv *c, struct pd_rec *rec)
 		return 0;
 	}
 	if (c->convert) {
-		memcpy(scratch, rec->data, rec->size);
-		r = pd_swap_rec_out(pd_reader_evlist(c->rd), scratch, &why);
+		/*
+		 * Converted where the reader read it when it may be changed
+		 * there (pd_reader_hold: read as it is, no payload); the
+		 * reader reads nothing more before it is written (or copied
+		 * by zswap). Else converted in a copy.
+		 */
+		if ((p = pd_reader_hold(c->rd, rec, &buf, &at)) != NULL) {
+			held = 1;
+		} else {
+			memcpy(scratch, rec->data, rec->size);
+			p = scratch;
+		}
+		r = pd_swap_rec_out(pd_reader_evlist(c->rd), p, &why);
+		if (held)
+			pd_reader_release(c->rd, buf);
 		if (r < 0) {
 			err = *pd_reader_err(c->rd);
 			pd_err_set(&err, rec->offset, "%s: %s",
@@ -208,7 +224,7 @@ swap_one(struct conv *c, struct pd_rec *rec)
 			c->nleft++;
 			c->left_why = why;
 		}
-		rec->data = scratch;
+		rec->data = p;
 	}
 	/*
 	 * A plain record ends a push of compressed ones; it waits while a
