@@ -208,7 +208,8 @@ fuzz-run: fuzz
 DEB_PKGS := gcc libc6-dev make libelf-dev libdw-dev libzstd-dev zlib1g-dev pkg-config \
 	linux-perf mandoc man-db time zstd python3 clang libclang-rt-dev valgrind \
 	chromium lld libiberty-dev xz-utils jq procps libtraceevent-dev \
-	libdebuginfod-dev debuginfod openssh-server golang-go libdeflate0
+	libdebuginfod-dev debuginfod openssh-server golang-go libdeflate0 \
+	strace
 deps:
 	$(Q)sh tests/deps.sh install $(DEB_PKGS)
 	$(Q)$(MAKE) --no-print-directory deps-npm

@@ -173,22 +173,26 @@ pd_writer_source(struct pd_writer *w, const struct pd_reader *rd)
  * n bytes at offset `at` of the source file: added to the span when
  * they follow it, else the span (or the buffer) goes first. A span is
  * sent once it reaches the buffer's size, so that the output flows as
- * it did through the buffer.
+ * it did through the buffer. 1 taken, 0 not (splice was refused just
+ * now: the caller puts them in the buffer), -1.
  */
 static int
 put_span(struct pd_writer *w, uint64_t at, uint64_t n)
 {
-	w->offset += n;
 	if (w->span_len > 0 && w->span_at + w->span_len == at &&
 	    w->span_len < WBUF_SIZE) {
+		w->offset += n;
 		w->span_len += n;
-		return 0;
+		return 1;
 	}
 	if (pd_writer_flush(w) < 0)
 		return -1;
+	if (w->src == NULL)
+		return 0;
+	w->offset += n;
 	w->span_at = at;
 	w->span_len = n;
-	return 0;
+	return 1;
 }
 
 /* pd_writer_put when the buffer is full: out of line, as it is rare. */
@@ -270,12 +274,12 @@ pd_writer_copy(struct pd_writer *w, struct pd_reader *rd,
     const struct pd_rec *rec)
 {
 	uint64_t at;
+	int r = 0;
 
-	if (w->src == rd && pd_reader_file_bytes(rd, rec, &at)) {
-		if (put_span(w, at, rec->size) < 0)
-			return -2;
-	} else if (pd_writer_rec(w, rec) < 0) {
+	if (w->src == rd && pd_reader_file_bytes(rd, rec, &at) &&
+	    (r = put_span(w, at, rec->size)) < 0)
 		return -2;
-	}
+	if (r == 0 && pd_writer_rec(w, rec) < 0)
+		return -2;
 	return rec->payload > 0 ? pd_writer_payload(w, rd) : 0;
 }

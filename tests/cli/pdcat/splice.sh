@@ -6,7 +6,8 @@
 # records kept or decompressed (-d), tracing data with its payload,
 # the other byte order (converted, so never spliced), and a pipe
 # stream that starts past the start of its file (standard input left
-# there by another process): the file's offsets are not the stream's.
+# there by another process): the file's offsets are not the stream's;
+# and where splice(2) is refused, through the buffer.
 . "$PD_TOP/tests/cli/lib.sh"
 need_corpus
 
@@ -37,6 +38,24 @@ pdcat "$C/callchain.pipe.data" > reg.data
 { dd bs=24 count=1 of=/dev/null 2> /dev/null; pdcat; } < shifted.data |
     cat > pipe.data
 cmp -s reg.data pipe.data || fail "a stream 24 bytes into its file"
+
+# splice(2) is what carried them (when strace can show it); where it is
+# refused (EINVAL injected, as from a file system without it), the
+# bytes go through the buffer, the same, and it is not tried again.
+if command -v strace >/dev/null 2>&1 &&
+    strace -f -e trace=splice -o /dev/null true 2>/dev/null; then
+	pdcat "$C/dwarf.pipe.data" > reg.data
+	strace -e trace=splice -o trace.txt pdcat "$C/dwarf.pipe.data" |
+	    cat > pipe.data
+	cmp -s reg.data pipe.data || fail "under strace: differs"
+	grep -q '^splice([0-9]*, ' trace.txt ||
+		fail "no splice(2): $(head -n 3 trace.txt)"
+	strace -e trace=splice -e inject=splice:error=EINVAL -o trace.txt \
+	    pdcat "$C/dwarf.pipe.data" | cat > pipe.data
+	cmp -s reg.data pipe.data || fail "splice refused: differs"
+	[ "$(grep -c '^splice(' trace.txt)" -eq 1 ] ||
+		fail "splice refused: tried $(grep -c '^splice(' trace.txt) times"
+fi
 
 # Cut short: the good records before the fault reach the pipe, then
 # one line and exit 1, as into a file.

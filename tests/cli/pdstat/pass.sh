@@ -34,6 +34,21 @@ cat "$C/dwarf.pipe.data" >> shifted.data
     < shifted.data | cat > out.data
 cmp -s "$C/dwarf.pipe.data" out.data ||
 	fail "-p of a stream 24 bytes into its file changed it"
+# By splice(2), and through the buffer where it is refused (EINVAL
+# injected), when strace can show and refuse it.
+if command -v strace >/dev/null 2>&1 &&
+    strace -f -e trace=splice -o /dev/null true 2>/dev/null; then
+	strace -e trace=splice -o trace.txt pdstat -p "$C/dwarf.pipe.data" \
+	    2> /dev/null | cat > out.data
+	cmp -s "$C/dwarf.pipe.data" out.data || fail "-p under strace changed it"
+	grep -q '^splice([0-9]*, ' trace.txt ||
+		fail "no splice(2): $(head -n 3 trace.txt)"
+	strace -e trace=splice -e inject=splice:error=EINVAL -o trace.txt \
+	    pdstat -p "$C/dwarf.pipe.data" 2> /dev/null | cat > out.data
+	cmp -s "$C/dwarf.pipe.data" out.data || fail "-p, splice refused: changed"
+	[ "$(grep -c '^splice(' trace.txt)" -eq 1 ] ||
+		fail "-p, splice refused: tried $(grep -c '^splice(' trace.txt) times"
+fi
 # One stream only.
 pdstat -p in.data in.data > /dev/null 2> err.txt
 [ $? -eq 2 ] || fail "-p with two inputs: not a usage error"
