@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "libcommon/stream/pipebuf.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
 
@@ -82,29 +83,19 @@ read_teed(int fd, char *buf, size_t n)
  * splice(2), and from then on.
  */
 static int
-splice_read(struct tap *t, int fd, const void *buf, size_t n)
+splice_read(struct tap *t, int fd, const char *buf, size_t n)
 {
-	off_t at = t->at;
-	size_t done = 0;
-	ssize_t r;
+	uint64_t from = t->at, at = from;
+	int r;
 
 	t->at += n;
-	while (done < n) {
-		r = splice(fd, &at, t->out, NULL, n - done, SPLICE_F_MORE);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
-			t->splice = 0;
-			return write_all(t, (const char *)buf + done, n - done);
-		}
-		if (r <= 0) {
-			/* 0: the file was cut short since it was read. */
-			t->werr = r < 0 ? errno : EIO;
-			return -1;
-		}
-		done += r;
+	if ((r = pd_pipe_splice(fd, &at, t->out, n)) == -2) {
+		t->splice = 0;
+		return write_all(t, buf + (at - from), n - (at - from));
 	}
-	return 0;
+	if (r < 0)
+		t->werr = errno;
+	return r;
 }
 
 /* The reader's read(2) (pd_read_fn). */
@@ -163,12 +154,14 @@ tap_start(struct tap *t, struct pd_reader *rd, int out)
 {
 	const unsigned char *p;
 	ssize_t n;
+	off_t at;
 
 	t->out = out;
 	t->tee = is_pipe(t->in) && is_pipe(out);
 	/* Where the reader will read on: its first bytes are written. */
 	t->splice = !t->tee && is_pipe(out) && pd_reader_is_regular(rd) &&
-	    (t->at = lseek(t->in, 0, SEEK_CUR)) >= 0;
+	    (at = lseek(t->in, 0, SEEK_CUR)) >= 0;
+	t->at = t->splice ? (uint64_t)at : 0;
 	if ((n = pd_reader_tap(rd, tap_read, t, &p)) < 0)
 		return 0;
 	/* What the reader read to open the input goes first. */

@@ -6,6 +6,7 @@
 #ifndef PDSTAT_TAP_H
 #define PDSTAT_TAP_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 struct pd_err;
@@ -15,7 +16,7 @@ struct tap {
 	int	in, out;
 	int	tee;		/* both are pipes: tee(2), no copy */
 	int	splice;		/* a file into a pipe: splice(2), no copy */
-	off_t	at;		/* with splice: the file offset read up to */
+	uint64_t at;		/* with splice: the file offset read up to */
 	int	werr;		/* errno of a failed write, or 0 */
 };
 

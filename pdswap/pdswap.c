@@ -181,7 +181,7 @@ swap_one(struct conv *c, struct pd_rec *rec)
 	unsigned char *p;
 	unsigned buf;
 	size_t at;
-	int r, held = 0;
+	int r;
 
 	if (rec->type == PD_RECORD_HEADER_FEATURE)
 		(void)pd_header_info_update(&c->hi, rec);
@@ -204,14 +204,12 @@ swap_one(struct conv *c, struct pd_rec *rec)
 		 * reader reads nothing more before it is written (or copied
 		 * by zswap). Else converted in a copy.
 		 */
-		if ((p = pd_reader_hold(c->rd, rec, &buf, &at)) != NULL) {
-			held = 1;
-		} else {
+		if ((p = pd_reader_hold(c->rd, rec, &buf, &at)) == NULL) {
 			memcpy(scratch, rec->data, rec->size);
 			p = scratch;
 		}
 		r = pd_swap_rec_out(pd_reader_evlist(c->rd), p, &why);
-		if (held)
+		if (p != scratch)
 			pd_reader_release(c->rd, buf);
 		if (r < 0) {
 			err = *pd_reader_err(c->rd);

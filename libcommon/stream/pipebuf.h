@@ -2,6 +2,8 @@
 #ifndef PD_PIPEBUF_H
 #define PD_PIPEBUF_H
 
+#include <stdint.h>
+
 /*
  * Grows the kernel buffer of a pipe to 1 MiB (the default pipe-max-size),
  * so that the big reads and writes of the reader and writer move whole
@@ -10,5 +12,15 @@
  * no: the result is only speed. errno is kept.
  */
 void	pd_pipe_grow(int fd);
+
+/*
+ * Sends n bytes of regular file `in`, from offset *at, into pipe `out`
+ * with splice(2): the file's pages go into the pipe, copied nowhere.
+ * Short moves and EINTR are taken care of; *at ends where the bytes
+ * sent end. 0 when all went; -2 when splice is refused (a file system
+ * without it: the caller copies the rest, from *at); -1 with errno
+ * otherwise (EIO: the file ended first, cut short since it was read).
+ */
+int	pd_pipe_splice(int in, uint64_t *at, int out, uint64_t n);
 
 #endif /* PD_PIPEBUF_H */

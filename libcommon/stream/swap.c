@@ -674,9 +674,10 @@ static int
 swap_sample_simple(struct sw *s, const struct pd_evsel *ev)
 {
 	const struct pd_sample_shape *sh = &ev->shape;
-	size_t pre = PD_REC_HDR_SIZE + sh->pre, chain, k;
+	size_t pre = PD_REC_HDR_SIZE + sh->pre, chain;
+	const uint8_t pairs[2] = { ev->head.tid, ev->head.cpu };
 	unsigned char *q;
-	uint64_t v;
+	unsigned k;
 
 	if (!sh->simple || s->len < pre + sh->post)
 		return 0;
@@ -686,10 +687,9 @@ swap_sample_simple(struct sw *s, const struct pd_evsel *ev)
 		return 0;
 	x64n(s, PD_REC_HDR_SIZE, (s->len - PD_REC_HDR_SIZE) / 8);
 	for (k = 0; k < 2; k++) {
-		v = k == 0 ? ev->head.tid : ev->head.cpu;
-		if (v == PD_HEAD_NONE)
+		if (pairs[k] == PD_HEAD_NONE)
 			continue;
-		q = s->p + PD_REC_HDR_SIZE + v;
+		q = s->p + PD_REC_HDR_SIZE + pairs[k];
 		pd_put_u64(q, pd_get_u64(q) >> 32 | pd_get_u64(q) << 32);
 	}
 	return 1;

@@ -2,7 +2,6 @@
 #include "libcommon/stream/writer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -117,25 +116,15 @@ span_copy(struct pd_writer *w, uint64_t at, uint64_t n)
 static int
 span_splice(struct pd_writer *w)
 {
-	loff_t at = w->span_at;
-	uint64_t n = w->span_len;
-	ssize_t r;
+	uint64_t at = w->span_at, end = at + w->span_len;
+	int r;
 
 	w->span_len = 0;
-	while (n > 0) {
-		r = splice(w->src_fd, &at, w->fd, NULL, n, SPLICE_F_MORE);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && (errno == EINVAL || errno == ENOSYS))
-			return span_copy(w, at, n);
-		if (r <= 0) {
-			/* 0: the file was cut short since it was read. */
-			w->failed = r < 0 ? errno : EIO;
-			return -1;
-		}
-		n -= r;
-	}
-	return 0;
+	if ((r = pd_pipe_splice(w->src_fd, &at, w->fd, end - at)) == -2)
+		return span_copy(w, at, end - at);
+	if (r < 0)
+		w->failed = errno;
+	return r;
 }
 
 int
