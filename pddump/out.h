@@ -78,37 +78,54 @@ out_str(const char *s)
  * and set two at a time.
  */
 static inline void
-out_u64(uint64_t v)
+out_u64_nc(uint64_t v)
 {
 	/* bits * log10(2), then one more if v reaches that power of 10 */
 	unsigned t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 	unsigned n = t + (v >= out_pow10[t]);
 
 	n += n == 0;
-	out_room(20);
 	/* Written back from where the n digits end. */
 	(void)pd_rdec(out_buf + out_len + n, v);
 	out_len += n;
 }
 
 static inline void
-out_s64(int64_t v)
+out_u64(uint64_t v)
+{
+	out_room(20);
+	out_u64_nc(v);
+}
+
+static inline void
+out_s64_nc(int64_t v)
 {
 	if (v < 0) {
-		out_ch('-');
-		out_u64(-(uint64_t)v);
+		out_buf[out_len++] = '-';
+		out_u64_nc(-(uint64_t)v);
 	} else
-		out_u64(v);
+		out_u64_nc(v);
 }
+
+static inline void
+out_s64(int64_t v)
+{
+	out_room(21);
+	out_s64_nc(v);
+}
+
+/*
+ * The _nc forms make no room: for a caller that made room for a run of
+ * them at once (20 bytes a decimal, 21 signed, 18 hex).
+ */
 
 /* "0x" and lowercase hex, no leading zeros. */
 static inline void
-out_x64(uint64_t v)
+out_x64_nc(uint64_t v)
 {
 	unsigned n = (67 - __builtin_clzll(v | 1)) / 4;
 	char *d;
 
-	out_room(18);
 	d = out_buf + out_len;
 	d[0] = '0';
 	d[1] = 'x';
@@ -123,6 +140,13 @@ out_x64(uint64_t v)
 		memcpy(d - 2, out_hex2 + 2 * v, 2);
 	else
 		d[-1] = "0123456789abcdef"[v];
+}
+
+static inline void
+out_x64(uint64_t v)
+{
+	out_room(18);
+	out_x64_nc(v);
 }
 
 #endif /* PDDUMP_OUT_H */

@@ -244,6 +244,7 @@ dump_end(struct dumper *d, int status)
 	d->uw = NULL;
 	pd_syms_free(d->sy);
 	d->sy = NULL;
+	evline_free(d);		/* its lines are this input's events' */
 	pd_reader_close(d->rd);
 	d->rd = NULL;
 	return status;

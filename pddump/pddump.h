@@ -11,6 +11,7 @@
 
 #include "libcommon/sym/symbols.h"
 
+struct evlines;
 struct pd_evlist;
 struct pd_evsel;
 struct pd_fold;
@@ -53,12 +54,21 @@ struct dumper {
 	struct pd_tptext	*tptext;	/* NULL: --raw */
 	struct pd_reader	*rd;
 	struct pd_evlist	*el;
+	struct evlines		*lines;		/* evline.c's, by event */
 };
 
 /* print.c: one record, its line (text) or object (JSON), whole. */
 void	print_rec(struct dumper *, const struct pd_rec *rec);
 /* The symbolizer's notes, each a warning. */
 void	print_notes(struct dumper *);
+
+/*
+ * evline.c: a sample whose event samples only head fields and a
+ * callchain, printed from its event's line, made once (print.c's text
+ * or JSON, byte for byte). 1 printed; 0 not (print it with the visitor).
+ */
+int	evline_sample(struct dumper *, const struct pd_rec *rec);
+void	evline_free(struct dumper *);
 
 /* fold.c: --folded. */
 void	fold_sample(void *ctx, const struct pd_evsel *ev,

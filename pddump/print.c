@@ -826,6 +826,8 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 	struct jvis j;
 	const char *why;
 
+	if (d->sy == NULL && evline_sample(d, rec))
+		return;
 	memset(&t, 0, sizeof(t));
 	t.d = d;
 	if (d->json) {

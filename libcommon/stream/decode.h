@@ -20,6 +20,7 @@
 struct pd_evlist;
 struct pd_evsel;
 struct pd_rec;
+struct pd_sample;
 
 /*
  * Walks the payload of a record (not a SAMPLE) after its header: every
@@ -59,5 +60,50 @@ int	pd_decode_trailer(const struct pd_rec *rec, const struct pd_evsel *ev,
  */
 int	pd_decode_sample(const struct pd_rec *rec, const struct pd_evlist *el,
 	    const struct pd_dvisit *v, const char **why);
+
+/*
+ * A SAMPLE's head, the fields pd_decode_sample walks between "event"
+ * and "callchain", in its order: said once here, for the walk and for a
+ * printer that lays an event's sample line out once (pddump's evline.c).
+ */
+enum pd_dhead_how {
+	PD_DH_NONE,		/* PD_D_NONE when the event does not sample it */
+	PD_DH_SKIP,		/* left out when the event does not sample it */
+	PD_DH_ALWAYS		/* always there */
+};
+
+struct pd_dhead {
+	const char	*name;
+	uint8_t		 namelen;
+	uint8_t		 fmt;		/* enum pd_dfmt: U, S or X */
+	uint8_t		 how;		/* enum pd_dhead_how */
+	uint64_t	 bits;		/* the sample_type bits that sample it */
+};
+
+#define PD_DHEAD_N	16
+extern const struct pd_dhead	pd_dhead[PD_DHEAD_N];
+
+/* A sample's head values by pd_dhead's index, and its callchain. */
+struct pd_dhead_vals {
+	uint64_t		 v[PD_DHEAD_N];	/* those ev samples, and period */
+	const unsigned char	*callchain;	/* callchain_nr u64s */
+	uint64_t		 callchain_nr;
+};
+
+/*
+ * The head values and callchain of SAMPLE rec of event ev, for a
+ * printer of events pd_dhead_only: a sample of exactly its event's
+ * shape is read by the layout, any other parsed. 0, or -1 with *why as
+ * pd_sample_parse says it.
+ */
+int	pd_dhead_read(const struct pd_evsel *ev, const struct pd_rec *rec,
+	    struct pd_dhead_vals *o, const char **why);
+
+/*
+ * 1 when pd_decode_sample walks nothing after "callchain" in ev's
+ * samples (no read values, branch stack, registers, user stack, aux or
+ * raw data) and can parse them: event, head and callchain are all.
+ */
+int	pd_dhead_only(const struct pd_evsel *ev);
 
 #endif /* PD_DECODE_H */

@@ -15,6 +15,7 @@
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
 #include "libcommon/stream/sample.h"
+#include "libcommon/stream/samplehead.h"
 #include "libcommon/stream/tptext.h"
 #include "libcommon/stream/tracefmt.h"
 
@@ -238,6 +239,118 @@ raw(struct sv *s, const struct pd_evlist *el, const struct pd_evsel *ev,
 		put_ref(s, N("text"), PD_D_LINE, p, n);
 }
 
+/* Indexes of pd_dhead, for pd_dhead_value. */
+enum {
+	DH_TIME, DH_CPU, DH_PID, DH_TID, DH_IP, DH_PERIOD, DH_ADDR, DH_ID,
+	DH_STREAM_ID, DH_WEIGHT, DH_DATA_SRC, DH_TRANSACTION, DH_PHYS_ADDR,
+	DH_CGROUP, DH_DATA_PAGE_SIZE, DH_CODE_PAGE_SIZE
+};
+
+const struct pd_dhead pd_dhead[PD_DHEAD_N] = {
+	[DH_TIME] = { N("time"), PD_D_U, PD_DH_NONE, PERF_SAMPLE_TIME },
+	[DH_CPU] = { N("cpu"), PD_D_U, PD_DH_NONE, PERF_SAMPLE_CPU },
+	[DH_PID] = { N("pid"), PD_D_S, PD_DH_NONE, PERF_SAMPLE_TID },
+	[DH_TID] = { N("tid"), PD_D_S, PD_DH_NONE, PERF_SAMPLE_TID },
+	[DH_IP] = { N("ip"), PD_D_X, PD_DH_NONE, PERF_SAMPLE_IP },
+	/* An unsampled period is the event's sample_period. */
+	[DH_PERIOD] = { N("period"), PD_D_U, PD_DH_ALWAYS, 0 },
+	[DH_ADDR] = { N("addr"), PD_D_X, PD_DH_NONE, PERF_SAMPLE_ADDR },
+	[DH_ID] = { N("id"), PD_D_U, PD_DH_NONE,
+	    PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER },
+	[DH_STREAM_ID] = { N("stream_id"), PD_D_U, PD_DH_SKIP,
+	    PERF_SAMPLE_STREAM_ID },
+	[DH_WEIGHT] = { N("weight"), PD_D_U, PD_DH_SKIP,
+	    PERF_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT },
+	[DH_DATA_SRC] = { N("data_src"), PD_D_X, PD_DH_SKIP,
+	    PERF_SAMPLE_DATA_SRC },
+	[DH_TRANSACTION] = { N("transaction"), PD_D_X, PD_DH_SKIP,
+	    PERF_SAMPLE_TRANSACTION },
+	[DH_PHYS_ADDR] = { N("phys_addr"), PD_D_X, PD_DH_SKIP,
+	    PERF_SAMPLE_PHYS_ADDR },
+	[DH_CGROUP] = { N("cgroup"), PD_D_U, PD_DH_SKIP, PERF_SAMPLE_CGROUP },
+	[DH_DATA_PAGE_SIZE] = { N("data_page_size"), PD_D_U, PD_DH_SKIP,
+	    PERF_SAMPLE_DATA_PAGE_SIZE },
+	[DH_CODE_PAGE_SIZE] = { N("code_page_size"), PD_D_U, PD_DH_SKIP,
+	    PERF_SAMPLE_CODE_PAGE_SIZE },
+};
+
+static uint64_t
+pd_dhead_value(unsigned i, const struct pd_evsel *ev, const struct pd_sample *s)
+{
+	switch (i) {
+	case DH_TIME:		return s->time;
+	case DH_CPU:		return s->cpu;
+	case DH_PID:		return (uint64_t)(int64_t)(int32_t)s->pid;
+	case DH_TID:		return (uint64_t)(int64_t)(int32_t)s->tid;
+	case DH_IP:		return s->ip;
+	case DH_PERIOD:		return pd_sample_period(ev, s);
+	case DH_ADDR:		return s->addr;
+	case DH_ID:		return s->id;
+	case DH_STREAM_ID:	return s->stream_id;
+	case DH_WEIGHT:		return s->weight;
+	case DH_DATA_SRC:	return s->data_src;
+	case DH_TRANSACTION:	return s->transaction;
+	case DH_PHYS_ADDR:	return s->phys_addr;
+	case DH_CGROUP:		return s->cgroup;
+	case DH_DATA_PAGE_SIZE:	return s->data_page_size;
+	default:		return s->code_page_size;
+	}
+}
+
+int
+pd_dhead_read(const struct pd_evsel *ev, const struct pd_rec *rec,
+    struct pd_dhead_vals *o, const char **why)
+{
+	const struct pd_sample_shape *sh = &ev->shape;
+	const struct pd_sample_layout *l = &ev->head;
+	size_t pre = PD_REC_HDR_SIZE + sh->pre, chain;
+	struct pd_sample s;
+	unsigned i;
+
+	/*
+	 * Exactly the shape (sample.h): every head field where the layout
+	 * puts it, the callchain's nr saying the rest; nothing after it.
+	 */
+	if (sh->simple && sh->post == 0 && rec->size >= pre &&
+	    (chain = rec->size - pre, sh->chain ? chain >= 8 &&
+	    chain % 8 == 0 && pd_get_u64(rec->data + pre) == chain / 8 - 1 :
+	    chain == 0)) {
+		o->v[DH_TIME] = pd_head_u64(rec, l->time);
+		o->v[DH_CPU] = pd_head_u32(rec, l->cpu, 0);
+		o->v[DH_PID] = (uint64_t)(int64_t)(int32_t)
+		    pd_head_u32(rec, l->tid, 0);
+		o->v[DH_TID] = (uint64_t)(int64_t)(int32_t)
+		    pd_head_u32(rec, l->tid, 4);
+		o->v[DH_IP] = pd_head_u64(rec, l->ip);
+		o->v[DH_PERIOD] = l->period != PD_HEAD_NONE ?
+		    pd_head_u64(rec, l->period) : ev->attr.sample_period;
+		o->v[DH_ADDR] = pd_head_u64(rec, l->addr);
+		o->v[DH_ID] = pd_head_u64(rec, l->id);
+		o->v[DH_STREAM_ID] = pd_head_u64(rec, l->stream_id);
+		o->callchain_nr = sh->chain ? chain / 8 - 1 : 0;
+		o->callchain = rec->data + pre + 8 * sh->chain;
+		return 0;
+	}
+	if (pd_sample_parse(ev, rec, &s, why) < 0)
+		return -1;
+	for (i = 0; i < PD_DHEAD_N; i++)
+		o->v[i] = pd_dhead_value(i, ev, &s);
+	o->callchain = s.callchain;
+	o->callchain_nr = s.callchain_nr;
+	return 0;
+}
+
+int
+pd_dhead_only(const struct pd_evsel *ev)
+{
+	/* What pd_decode_sample walks after the callchain. */
+	const uint64_t after = PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK |
+	    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+	    PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX | PERF_SAMPLE_RAW;
+
+	return ev->parsable && (ev->attr.sample_type & after) == 0;
+}
+
 int
 pd_decode_sample(const struct pd_rec *rec, const struct pd_evlist *el,
     const struct pd_dvisit *v, const char **why)
@@ -247,6 +360,7 @@ pd_decode_sample(const struct pd_rec *rec, const struct pd_evlist *el,
 	const char *name;
 	struct sv s;
 	uint64_t st;
+	unsigned i;
 	int r;
 
 	if ((ev = pd_evlist_for_rec(el, rec)) == NULL) {
@@ -261,33 +375,15 @@ pd_decode_sample(const struct pd_rec *rec, const struct pd_evlist *el,
 	if (r < 0)
 		return -1;
 	st = smp.type;
-	put_opt(&s, st & PERF_SAMPLE_TIME, N("time"), PD_D_U, smp.time);
-	put_opt(&s, st & PERF_SAMPLE_CPU, N("cpu"), PD_D_U, smp.cpu);
-	put_opt(&s, st & PERF_SAMPLE_TID, N("pid"), PD_D_S,
-	    (uint64_t)(int64_t)(int32_t)smp.pid);
-	put_opt(&s, st & PERF_SAMPLE_TID, N("tid"), PD_D_S,
-	    (uint64_t)(int64_t)(int32_t)smp.tid);
-	put_opt(&s, st & PERF_SAMPLE_IP, N("ip"), PD_D_X, smp.ip);
-	put(&s, N("period"), PD_D_U, pd_sample_period(ev, &smp));
-	put_opt(&s, st & PERF_SAMPLE_ADDR, N("addr"), PD_D_X, smp.addr);
-	put_opt(&s, st & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER), N("id"),
-	    PD_D_U, smp.id);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		put(&s, N("stream_id"), PD_D_U, smp.stream_id);
-	if (st & (PERF_SAMPLE_WEIGHT | PD_SAMPLE_WEIGHT_STRUCT))
-		put(&s, N("weight"), PD_D_U, smp.weight);
-	if (st & PERF_SAMPLE_DATA_SRC)
-		put(&s, N("data_src"), PD_D_X, smp.data_src);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		put(&s, N("transaction"), PD_D_X, smp.transaction);
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		put(&s, N("phys_addr"), PD_D_X, smp.phys_addr);
-	if (st & PERF_SAMPLE_CGROUP)
-		put(&s, N("cgroup"), PD_D_U, smp.cgroup);
-	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		put(&s, N("data_page_size"), PD_D_U, smp.data_page_size);
-	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		put(&s, N("code_page_size"), PD_D_U, smp.code_page_size);
+	for (i = 0; i < PD_DHEAD_N; i++) {
+		const struct pd_dhead *f = &pd_dhead[i];
+
+		if (f->how == PD_DH_ALWAYS || (st & f->bits))
+			put(&s, f->name, f->namelen, f->fmt,
+			    pd_dhead_value(i, ev, &smp));
+		else if (f->how == PD_DH_NONE)
+			put(&s, f->name, f->namelen, PD_D_NONE, f->fmt);
+	}
 	if (st & PERF_SAMPLE_CALLCHAIN)
 		put_ref(&s, N("callchain"), PD_D_ADDRS, smp.callchain,
 		    smp.callchain_nr);

@@ -174,6 +174,7 @@ pd_evlist_set_name(struct pd_evlist *el, int idx, const char *name,
 	free(el->evsels[idx].name);
 	el->evsels[idx].name = s;
 	el->evsels[idx].named = 1;
+	el->gen++;
 	return 0;
 }
 
@@ -208,6 +209,7 @@ pd_evlist_set_tracefmt(struct pd_evlist *el, const struct pd_tracefmt *tf,
 	int r = 0;
 
 	el->tf = tf;
+	el->gen++;
 	el->tf_raw_in |= raw_in != 0;
 	el->tf_raw_out |= raw_out != 0;
 	for (i = 0; i < el->n; i++)
@@ -270,6 +272,7 @@ pd_evlist_add(struct pd_evlist *el, const void *attr, size_t attr_len,
 	pd_attr_default_name(&ev->attr, name, sizeof(name));
 	ev->name = strdup(name);
 	el->n++;
+	el->gen++;
 	if (ev->name == NULL || tp_name(el, ev) < 0 ||
 	    pd_evlist_add_ids(el, ev->idx, ids, nids) < 0) {
 		*why = "out of memory";

@@ -67,6 +67,12 @@ struct pd_evlist {
 	size_t		 cap;
 	struct pd_idmap	 idmap;		/* sample id -> evsel index */
 	/*
+	 * Changes whenever an event is added, named or given its
+	 * tracepoint name: what a printer made of an event (its sample
+	 * line) holds while gen stays.
+	 */
+	unsigned	 gen;
+	/*
 	 * The event formats of the tracing data so far: the reader's (not
 	 * owned), set with pd_evlist_set_tracefmt, read with
 	 * pd_evlist_tracefmt. Whether a byte-order conversion may convert

@@ -1355,6 +1355,135 @@ pdswap_fixture(int extra)
 	fx_finished_round(&out);
 }
 
+/*
+ * pddump-lines: samples of every kind of event pddump prints by its
+ * line (pddump/evline.c) and of some it does not, beside each other
+ * (golden files in tests/cli/pddump, made by the field visitor alone):
+ *  1  cpu-clock, IDENTIFIER IP TID TIME CPU PERIOD CALLCHAIN: chains of
+ *     2 and 0, pid -1, one 8 bytes longer than its fields, one whose
+ *     chain runs past the record; renamed by an EVENT_UPDATE midway;
+ *  2  IDENTIFIER IP ADDR STREAM_ID CALLCHAIN, period unsampled, named
+ *     "my event=1" (quoted in text);
+ *  3  IDENTIFIER TIME ID WEIGHT (a field after the chain), named with
+ *     a tab and 230 bytes;
+ *  4  IDENTIFIER IP READ: the visitor's.
+ */
+static void
+name_event(uint64_t id, const char *name)
+{
+	size_t at = fx_rec_begin(&out, 78, 0);	/* EVENT_UPDATE */
+
+	fx_u64(&out, 2);			/* NAME */
+	fx_u64(&out, id);
+	fx_str(&out, name, 8);
+	fx_rec_end(&out, at);
+}
+
+static void
+pddump_lines(void)
+{
+	static const struct fx_attr a1 = {
+		.type = 1, .size = 128, .period = 4000,
+		.sample_type = ST_IDENTIFIER | ST_IP | ST_TID | ST_TIME |
+		    ST_CPU | ST_PERIOD | ST_CALLCHAIN,
+	}, a2 = {
+		.type = 1, .size = 128, .period = 1000, .config = 1,
+		.sample_type = ST_IDENTIFIER | ST_IP | ST_ADDR |
+		    (1ULL << 9) | ST_CALLCHAIN,	/* STREAM_ID */
+	}, a3 = {
+		.type = 1, .size = 128, .period = 7, .config = 2,
+		.sample_type = ST_IDENTIFIER | ST_TIME | ST_ID |
+		    (1ULL << 14),			/* WEIGHT */
+	}, a4 = {
+		.type = 1, .size = 128, .period = 9, .config = 3,
+		.sample_type = ST_IDENTIFIER | ST_IP | ST_READ,
+		.read_format = RF_ID,
+	};
+	static const uint64_t i1[] = { 1 }, i2[] = { 2 }, i3[] = { 3 },
+	    i4[] = { 4 };
+	char long_name[240];
+	size_t at;
+	int i;
+
+	fx_pipe_header(&out);
+	fx_header_attr(&out, &a1, i1, 1);
+	fx_header_attr(&out, &a2, i2, 1);
+	fx_header_attr(&out, &a3, i3, 1);
+	fx_header_attr(&out, &a4, i4, 1);
+	name_event(2, "my event=1");
+	memset(long_name, 'x', sizeof(long_name));
+	long_name[3] = '\t';
+	long_name[230] = '\0';
+	name_event(3, long_name);
+	for (i = 0; i < 2; i++) {
+		at = fx_rec_begin(&out, 9, 2);		/* SAMPLE, user */
+		fx_u64(&out, 1);
+		fx_u64(&out, 0x401000 + i);
+		fx_u32(&out, i ? 0xffffffff : 42);	/* pid */
+		fx_u32(&out, 43);
+		fx_u64(&out, 1000 + i);
+		fx_u32(&out, 1);
+		fx_u32(&out, 0);
+		fx_u64(&out, 4000);
+		fx_u64(&out, i ? 0 : 2);		/* callchain */
+		if (!i) {
+			fx_u64(&out, 0xfffffffffffffe00ULL);
+			fx_u64(&out, 0x401000);
+		}
+		fx_rec_end(&out, at);
+	}
+	at = fx_rec_begin(&out, 9, 2);
+	fx_u64(&out, 2);
+	fx_u64(&out, 0xffffffff81000000ULL);
+	fx_u64(&out, 0xdead0000);		/* addr */
+	fx_u64(&out, 77);			/* stream_id */
+	fx_u64(&out, 1);
+	fx_u64(&out, 0xffffffff81000000ULL);
+	fx_rec_end(&out, at);
+	at = fx_rec_begin(&out, 9, 0);
+	fx_u64(&out, 3);
+	fx_u64(&out, 2000);
+	fx_u64(&out, 3);			/* ID */
+	fx_u64(&out, 12);			/* weight */
+	fx_rec_end(&out, at);
+	at = fx_rec_begin(&out, 9, 0);
+	fx_u64(&out, 4);
+	fx_u64(&out, 0x402000);
+	fx_u64(&out, 5);			/* read: value, id */
+	fx_u64(&out, 4);
+	fx_rec_end(&out, at);
+	fx_finished_round(&out);
+	name_event(1, "renamed");
+	/* 8 bytes past its fields: parsed, not laid out */
+	at = fx_rec_begin(&out, 9, 2);
+	fx_u64(&out, 1);
+	fx_u64(&out, 0x401100);
+	fx_u32(&out, 42);
+	fx_u32(&out, 43);
+	fx_u64(&out, 3000);
+	fx_u32(&out, 0);
+	fx_u32(&out, 0);
+	fx_u64(&out, 4000);
+	fx_u64(&out, 1);
+	fx_u64(&out, 0x401100);
+	fx_u64(&out, 0x1234);
+	fx_rec_end(&out, at);
+	/* a chain that runs past the record */
+	at = fx_rec_begin(&out, 9, 2);
+	fx_u64(&out, 1);
+	fx_u64(&out, 0x401200);
+	fx_u32(&out, 42);
+	fx_u32(&out, 43);
+	fx_u64(&out, 3001);
+	fx_u32(&out, 0);
+	fx_u32(&out, 0);
+	fx_u64(&out, 4000);
+	fx_u64(&out, 9);
+	fx_u64(&out, 0x401200);
+	fx_rec_end(&out, at);
+	fx_finished_round(&out);
+}
+
 static const char *const cases[] = {
 	"ok", "ok-be", "empty", "short N", "bad-magic", "hdr-size",
 	"size-lt-8", "size-not-8-aligned", "truncated-last",
@@ -1378,7 +1507,7 @@ static const char *const cases[] = {
 	"sym-fork N M", "sym-bids N [first]", "sym-inodes N", "sym-unwind N",
 	"symq-hold N", "sym-desc N", "sym-unwind-forks N M PATH", "sym-late",
 	/* the pddump and pdswap cases */
-	"pddump-basic", "pddump-truncated", "pdswap-le [extra]",
+	"pddump-basic", "pddump-lines", "pddump-truncated", "pdswap-le [extra]",
 	"pdswap-be [extra]",
 	NULL
 };
@@ -1624,6 +1753,8 @@ main(int argc, char **argv)
 	/* the pddump and pdswap cases' fixtures */
 	} else if (strcmp(c, "pddump-basic") == 0) {
 		pddump_basic();
+	} else if (strcmp(c, "pddump-lines") == 0) {
+		pddump_lines();
 	} else if (strcmp(c, "pddump-truncated") == 0) {
 		pddump_basic();
 		out.len -= 20;		/* inside the unknown record's header */
