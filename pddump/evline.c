@@ -37,7 +37,9 @@ struct evline {
 		uint8_t		 fmt;	/* PD_D_U, PD_D_S or PD_D_X */
 	}		 val[PD_DHEAD_N];
 	int		 callchain;	/* sampled: its addresses follow */
-	uint16_t	 cc_end;	/* the run before them ends here */
+	int		 tid;		/* pid and tid sampled (-s: comm) */
+	uint16_t	 head_end;	/* the head's text ends here, */
+	uint16_t	 cc_end;	/* the run before the addresses here */
 	uint16_t	 len;		/* all runs */
 	char		 text[];
 };
@@ -126,6 +128,8 @@ make(const struct dumper *d, const struct pd_evsel *ev)
 		if (d->json && f->fmt == PD_D_X)
 			out_ch('"');
 	}
+	tmp.head_end = out_len - base;
+	tmp.tid = (st & PERF_SAMPLE_TID) != 0;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		if (d->json)
 			OUT_S(",\"callchain\":[");
@@ -220,6 +224,12 @@ evline_sample(struct dumper *d, const struct pd_rec *rec)
 			out_x64_nc(v);
 		else
 			out_s64_nc((int64_t)v);
+	}
+	if (d->sy != NULL) {
+		/* -s: comm, symbol and named frames where the chain was */
+		put_run(l, at, l->head_end);
+		print_sample_syms(d, l->tid, l->callchain);
+		return 1;
 	}
 	put_run(l, at, l->cc_end);
 	for (i = 0; l->callchain && i < s.callchain_nr; i++) {

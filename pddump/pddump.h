@@ -59,6 +59,8 @@ struct dumper {
 
 /* print.c: one record, its line (text) or object (JSON), whole. */
 void	print_rec(struct dumper *, const struct pd_rec *rec);
+/* -s: a sample's comm, symbol and named callchain (d->res). */
+void	print_sample_syms(struct dumper *, int has_tid, int has_callchain);
 /* The symbolizer's notes, each a warning. */
 void	print_notes(struct dumper *);
 

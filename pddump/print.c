@@ -629,8 +629,8 @@ put_frame(struct dumper *d, uint64_t addr, const struct pd_symres *r,
  * script shows it: one frame per entry, context markers left out; all
  * found at the sample's time (symq.h).
  */
-static __attribute__((noinline)) void
-sample_syms(struct dumper *d, int has_tid, int has_callchain)
+void
+print_sample_syms(struct dumper *d, int has_tid, int has_callchain)
 {
 	const struct pd_symq_res *r = d->res;
 	const struct pd_srcframe *sf;
@@ -724,7 +724,7 @@ sv_syms(struct svis *t, const struct pd_dval *v)
 {
 	/*
 	 * Called for every value of every sample: a strcmp here, and the
-	 * registers sample_syms inlined would save, were a tenth of -s.
+	 * registers print_sample_syms inlined would save, were a tenth of -s.
 	 */
 	if (v->name != NULL && v->name[0] == 'p' && v->name[1] == 'i' &&
 	    v->name[2] == 'd' && v->name[3] == '\0')
@@ -732,7 +732,7 @@ sv_syms(struct svis *t, const struct pd_dval *v)
 	if (v->fmt != PD_D_ADDRS && (v->fmt != PD_D_NONE ||
 	    v->u != PD_D_ADDRS))
 		return 0;
-	sample_syms(t->d, t->has_tid, v->fmt == PD_D_ADDRS);
+	print_sample_syms(t->d, t->has_tid, v->fmt == PD_D_ADDRS);
 	return 1;
 }
 
@@ -826,7 +826,7 @@ print_sample(struct dumper *d, const struct pd_rec *rec)
 	struct jvis j;
 	const char *why;
 
-	if (d->sy == NULL && evline_sample(d, rec))
+	if (evline_sample(d, rec))
 		return;
 	memset(&t, 0, sizeof(t));
 	t.d = d;
