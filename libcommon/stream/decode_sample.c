@@ -301,20 +301,14 @@ int
 pd_dhead_read(const struct pd_evsel *ev, const struct pd_rec *rec,
     struct pd_dhead_vals *o, const char **why)
 {
-	const struct pd_sample_shape *sh = &ev->shape;
 	const struct pd_sample_layout *l = &ev->head;
-	size_t pre = PD_REC_HDR_SIZE + sh->pre, chain;
 	struct pd_sample s;
+	uint64_t nr;
 	unsigned i;
 
-	/*
-	 * Exactly the shape (sample.h): every head field where the layout
-	 * puts it, the callchain's nr saying the rest; nothing after it.
-	 */
-	if (sh->simple && sh->post == 0 && rec->size >= pre &&
-	    (chain = rec->size - pre, sh->chain ? chain >= 8 &&
-	    chain % 8 == 0 && pd_get_u64(rec->data + pre) == chain / 8 - 1 :
-	    chain == 0)) {
+	/* Every head field where the layout puts it; nothing after. */
+	if (ev->shape.post == 0 && !(ev->attr.sample_type & PERF_SAMPLE_READ) &&
+	    pd_sample_exact(ev, rec, &nr)) {
 		o->v[DH_TIME] = pd_head_u64(rec, l->time);
 		o->v[DH_CPU] = pd_head_u32(rec, l->cpu, 0);
 		o->v[DH_PID] = (uint64_t)(int64_t)(int32_t)
@@ -327,8 +321,9 @@ pd_dhead_read(const struct pd_evsel *ev, const struct pd_rec *rec,
 		o->v[DH_ADDR] = pd_head_u64(rec, l->addr);
 		o->v[DH_ID] = pd_head_u64(rec, l->id);
 		o->v[DH_STREAM_ID] = pd_head_u64(rec, l->stream_id);
-		o->callchain_nr = sh->chain ? chain / 8 - 1 : 0;
-		o->callchain = rec->data + pre + 8 * sh->chain;
+		o->callchain_nr = nr;
+		o->callchain = rec->data + PD_REC_HDR_SIZE + ev->shape.pre +
+		    8 * ev->shape.chain;
 		return 0;
 	}
 	if (pd_sample_parse(ev, rec, &s, why) < 0)

@@ -13,6 +13,7 @@
 
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/perf.h"
+#include "libcommon/stream/record.h"
 
 struct pd_rec;
 
@@ -182,6 +183,34 @@ uint64_t	pd_sample_rec_time(const struct pd_evsel *ev, const struct pd_rec *rec)
  */
 long	pd_sample_rec_time_at(const struct pd_evsel *ev,
 	    const struct pd_rec *rec);
+
+/*
+ * Whether SAMPLE rec is exactly its event's simple shape (samplehead.h):
+ * its head, then, when sampled, a callchain whose nr accounts for the
+ * rest of the record but the shape's `post` bytes: every field of such
+ * a record is where the layout puts it (pd_dhead_read reads them so;
+ * pd_sample_parse walks any record). *nr: the chain's entries, 0
+ * without one.
+ */
+static inline int
+pd_sample_exact(const struct pd_evsel *ev, const struct pd_rec *rec,
+    uint64_t *nr)
+{
+	const struct pd_sample_shape *sh = &ev->shape;
+	size_t pre = PD_REC_HDR_SIZE + (size_t)sh->pre, chain;
+
+	*nr = 0;
+	if (!sh->simple || rec->size < pre + sh->post)
+		return 0;
+	chain = rec->size - pre - sh->post;
+	if (!sh->chain)
+		return chain == 0;
+	if (chain < 8 || chain % 8 != 0 ||
+	    pd_get_u64(rec->data + pre) != chain / 8 - 1)
+		return 0;
+	*nr = chain / 8 - 1;
+	return 1;
+}
 
 static inline int
 pd_sample_ids(const struct pd_evsel *ev, const struct pd_rec *rec,
