@@ -242,6 +242,7 @@ dump_end(struct dumper *d, int status)
 	d->sq = NULL;
 	pd_unwind_free(d->uw);
 	d->uw = NULL;
+	symtext_free(d);	/* its keys are the symbolizer's names */
 	pd_syms_free(d->sy);
 	d->sy = NULL;
 	evline_free(d);		/* its lines are this input's events' */

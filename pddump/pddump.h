@@ -12,6 +12,7 @@
 #include "libcommon/sym/symbols.h"
 
 struct evlines;
+struct symtexts;
 struct pd_evlist;
 struct pd_evsel;
 struct pd_fold;
@@ -55,6 +56,7 @@ struct dumper {
 	struct pd_reader	*rd;
 	struct pd_evlist	*el;
 	struct evlines		*lines;		/* evline.c's, by event */
+	struct symtexts		*symtexts;	/* symtext.c's */
 };
 
 /* print.c: one record, its line (text) or object (JSON), whole. */
@@ -71,6 +73,13 @@ void	print_notes(struct dumper *);
  */
 int	evline_sample(struct dumper *, const struct pd_rec *rec);
 void	evline_free(struct dumper *);
+
+/*
+ * symtext.c: -s text's "sym+0xoff (dso)" from its symbol's and file's
+ * text, made once. 1 printed; 0 not (print it the long way).
+ */
+int	symtext_put(struct dumper *, const struct pd_symres *r);
+void	symtext_free(struct dumper *);
 
 /* fold.c: --folded. */
 void	fold_sample(void *ctx, const struct pd_evsel *ev,

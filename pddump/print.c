@@ -536,6 +536,8 @@ put_symres(struct dumper *d, const struct pd_symres *r)
 		out_json_str(r->dso, strlen(r->dso));
 		return;
 	}
+	if (symtext_put(d, r))
+		return;
 	if (r->name != NULL) {
 		out_esc(r->name, strlen(r->name));
 		OUT_S("+");
