@@ -23,9 +23,14 @@
 #include "pddump/out.h"
 #include "pddump/pddump.h"
 
-/* The most text a line's runs may hold; a longer name takes the visitor. */
-#define EVLINE_TEXT	1024
-#define EVLINE_NAME	200	/* escaped, at most 4 bytes a byte */
+/*
+ * The most text a line's runs may hold: the name escaped (JSON's \u00XX
+ * is 6 bytes a byte; text's chunks ask for PD_ESC_ROOM(64) beyond),
+ * every head field's key and null, the callchain's key. A longer name
+ * takes the visitor.
+ */
+#define EVLINE_NAME	200
+#define EVLINE_TEXT	(6 * EVLINE_NAME + 1024)
 #define RUN_COPY	32	/* a run this short is copied whole */
 
 struct evline {
@@ -99,7 +104,7 @@ make(const struct dumper *d, const struct pd_evsel *ev)
 	}
 	tmp.ok = 1;
 	/* Everything below fits without a flush: base stays put. */
-	out_room(EVLINE_TEXT + 64);
+	out_room(EVLINE_TEXT);
 	base = out_len;
 	put_key(d, "event", 5);
 	if (d->json)

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/stream/esc.h"
 #include "libcommon/sym/symbols.h"
 #include "pddump/out.h"
 #include "pddump/pddump.h"
 
 #define SYMTEXT_MAX	(1U << 16)
 #define SYMTEXT_NAME	200	/* longer ones are made each time */
+#define SYMTEXT_ROOM	(8 * SYMTEXT_NAME + 2 * PD_ESC_ROOM(64))
 #define RUN_COPY	32	/* a text this short is copied whole */
 
 struct symtext {
@@ -130,8 +132,12 @@ find(struct dumper *d, const struct pd_symres *r)
 		if (reset(t, cap) < 0)
 			return NULL;
 	}
-	/* Room for both texts escaped (4 bytes a byte) without a flush. */
-	out_room(4 * (SYMTEXT_NAME + SYMTEXT_NAME) + 64);
+	/*
+	 * Room for both texts escaped (at most 4 bytes a byte) and for
+	 * the room out_esc asks for a chunk beyond them, so that nothing
+	 * below flushes and base stays put.
+	 */
+	out_room(SYMTEXT_ROOM);
 	base = out_len;
 	if (r->name != NULL) {
 		out_esc(r->name, nlen);

@@ -1365,8 +1365,11 @@ pdswap_fixture(int extra)
  *  2  IDENTIFIER IP ADDR STREAM_ID CALLCHAIN, period unsampled, named
  *     "my event=1" (quoted in text);
  *  3  IDENTIFIER TIME ID WEIGHT (a field after the chain), named with
- *     a tab and 230 bytes;
- *  4  IDENTIFIER IP READ: the visitor's.
+ *     200 bytes, most of them control bytes (the longest escape there
+ *     is, laid out);
+ *  4  IDENTIFIER IP READ: the visitor's;
+ * then event 2 renamed with 230 bytes (longer than a line takes: the
+ * visitor's) and a sample of it.
  */
 static void
 name_event(uint64_t id, const char *name)
@@ -1411,9 +1414,9 @@ pddump_lines(void)
 	fx_header_attr(&out, &a3, i3, 1);
 	fx_header_attr(&out, &a4, i4, 1);
 	name_event(2, "my event=1");
-	memset(long_name, 'x', sizeof(long_name));
-	long_name[3] = '\t';
-	long_name[230] = '\0';
+	memset(long_name, 1, sizeof(long_name));
+	memcpy(long_name, "ctl", 3);
+	long_name[200] = '\0';
 	name_event(3, long_name);
 	for (i = 0; i < 2; i++) {
 		at = fx_rec_begin(&out, 9, 2);		/* SAMPLE, user */
@@ -1467,6 +1470,17 @@ pddump_lines(void)
 	fx_u64(&out, 1);
 	fx_u64(&out, 0x401100);
 	fx_u64(&out, 0x1234);
+	fx_rec_end(&out, at);
+	memset(long_name, 'x', sizeof(long_name));
+	long_name[3] = '\t';
+	long_name[230] = '\0';
+	name_event(2, long_name);
+	at = fx_rec_begin(&out, 9, 1);
+	fx_u64(&out, 2);
+	fx_u64(&out, 0xffffffff81000010ULL);
+	fx_u64(&out, 0xdead0010);
+	fx_u64(&out, 78);
+	fx_u64(&out, 0);
 	fx_rec_end(&out, at);
 	/* a chain that runs past the record */
 	at = fx_rec_begin(&out, 9, 2);

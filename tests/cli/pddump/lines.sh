@@ -3,11 +3,11 @@
 # by the visitor alone, before the lines, from a stream with every kind
 # of head (fields unsampled, a period not sampled, pid -1, an empty and
 # a long chain, a field after the chain, a sample longer than its fields
-# and one cut short, names to quote and too long to lay out, a rename
-# midway) and an event the lines leave to the visitor (READ). lines.sums
-# holds the sha256 of both forms of every shipped capture as the visitor
-# printed them (remake it with the command below only for a change of
-# the output meant for both).
+# and one cut short, a name to quote, one of 200 control bytes, a rename
+# midway) and events the lines leave to the visitor (READ, a name longer
+# than a line takes). lines.sums holds the sha256 of both forms of every
+# shipped capture as the visitor printed them (remake it with the
+# command below only for a change of the output meant for both).
 . "$PD_TOP/tests/cli/lib.sh"
 d=$PD_TOP/tests/cli/pddump
 mkpipe pddump-lines > l.data || fail "mkpipe"
@@ -17,7 +17,7 @@ pddump --json l.data > out.json || fail "json: exit $?"
 diff -u "$d/lines.json" out.json || fail "JSON differs from the visitor's"
 # The same through a pipe, with -x, which adds bytes after each line.
 pddump < l.data | cmp -s - out.txt || fail "stdin differs"
-[ "$(pddump -x l.data | grep -c '^    0000: ')" = 16 ] || fail "-x lines"
+[ "$(pddump -x l.data | grep -c '^    0000: ')" = 18 ] || fail "-x lines"
 
 # sha256 sums: ( cd tests/data/corpus && for f in *.data bigendian/*.data;
 # do for m in text json; do ... pddump [--json] "$f" 2>&1 | sha256sum ...)
