@@ -4,16 +4,19 @@
  * compressed or not) with everything a tool does to each record: sample
  * and trailer parsing, id rewriting, header facts, payloads, the
  * tracing formats, and the decoders behind pddump (samples, records,
- * attrs, feature bodies).
+ * attrs, feature bodies), whose two ways of reading a sample's head
+ * must agree (dhead_agree).
  * fuzz_filemode.c includes this file with FUZZ_WALK_ONLY for walk().
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "libcommon/stream/decode.h"
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/ids.h"
@@ -50,6 +53,44 @@ close_(void *ctx, int list)
 {
 }
 
+/*
+ * pd_dhead_read's two ways agree: the record as read (by the layout
+ * when it is exactly its event's shape) and with 8 bytes more (never
+ * the shape: parsed). Every sampled head value and the callchain must
+ * be the same; a difference aborts, which the fuzzer reports.
+ */
+static void
+dhead_agree(const struct pd_evsel *ev, const struct pd_rec *rec,
+    unsigned char *scratch)
+{
+	struct pd_dhead_vals a, b;
+	struct pd_rec r2 = *rec;
+	uint64_t st = ev->attr.sample_type;
+	const char *why;
+	unsigned i;
+
+	if (!pd_dhead_only(ev) || rec->size + 8 > PD_REC_MAX)
+		return;
+	memcpy(scratch, rec->data, rec->size);
+	memset(scratch + rec->size, 0x5a, 8);
+	pd_header_put(scratch, rec->type, rec->misc, rec->size + 8, 0);
+	r2.data = scratch;
+	r2.size = rec->size + 8;
+	if (pd_dhead_read(ev, rec, &a, &why) < 0) {
+		/* Too short for its fields: so is the longer one, or not. */
+		return;
+	}
+	if (pd_dhead_read(ev, &r2, &b, &why) < 0)
+		abort();
+	for (i = 0; i < PD_DHEAD_N; i++)
+		if ((pd_dhead[i].how == PD_DH_ALWAYS ||
+		    (st & pd_dhead[i].bits)) && a.v[i] != b.v[i])
+			abort();
+	if (a.callchain_nr != b.callchain_nr || (a.callchain_nr > 0 &&
+	    a.callchain - rec->data != b.callchain - scratch))
+		abort();
+}
+
 static void
 walk(int fd, int flags)
 {
@@ -76,6 +117,8 @@ walk(int fd, int flags)
 		if (ev != NULL && rec.type == PERF_RECORD_SAMPLE) {
 			if (pd_sample_parse(ev, &rec, &s, &why) == 0) {
 				uint64_t i, v, id, lost, sum = 0;
+
+				dhead_agree(ev, &rec, scratch);
 
 				for (i = 0; i < s.read_nr; i++) {
 					pd_sample_read_entry(&s, i, &v, &id,
