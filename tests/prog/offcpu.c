@@ -4,14 +4,16 @@
  * threads, named so that their stacks say who they are:
  *   pd_sleeper  sleeps 200 ms twice, in pd_off_sleep (400 ms off CPU);
  *   pd_piper    blocks on an empty pipe in pd_off_read until main
- *               writes to it, 300 ms after it started (about 300 ms);
+ *               writes to it, 300 ms after it started (about 300 ms:
+ *               less when the thread first ran late, so it times
+ *               its read and main prints that);
  *   pd_spinner  burns 200 ms of its own CPU time in pd_off_spin, and
  *               waits for nothing.
  * Built with frame pointers; the waits are long against scheduling
  * noise, so that they hold on a busy machine.
  *
  * Then every thread waits in pause() for good, and main prints "done"
- * on standard output: a recording stopped then has seen each measured
+ * and the read's wall time in microseconds on standard output: a recording stopped then has seen each measured
  * wait end and its thread switch out again, alive. (perf sched
  * timehist gives the wait before a thread's exit to a thread -1, since
  * the exiting switch-out's sample carries pid -1.) Kill it afterwards.
@@ -27,6 +29,7 @@
 static int pfd[2];
 static sem_t done;
 static volatile unsigned long sink;
+static long read_us;		/* pd_off_read's read, from call to return */
 
 static void
 name(const char *s)
@@ -60,10 +63,15 @@ get(char *c)
 __attribute__((noinline)) void
 pd_off_read(void)
 {
+	struct timespec t0, t1;
 	char c;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (get(&c) != 1)
 		perror("read");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	read_us = (t1.tv_sec - t0.tv_sec) * 1000000L +
+	    (t1.tv_nsec - t0.tv_nsec) / 1000;
 	sink++;
 }
 
@@ -143,7 +151,8 @@ main(void)
 	for (i = 0; i < 3; i++)
 		while (sem_wait(&done) != 0)
 			;
-	printf("done\n");
+	/* sem_wait orders read_us's store before this read. */
+	printf("done %ld\n", read_us);
 	fflush(stdout);
 	for (;;)
 		pause();
