@@ -631,7 +631,7 @@ put_frame(struct dumper *d, uint64_t addr, const struct pd_symres *r,
  * script shows it: one frame per entry, context markers left out; all
  * found at the sample's time (symq.h).
  */
-void
+__attribute__((noinline)) void
 print_sample_syms(struct dumper *d, int has_tid, int has_callchain)
 {
 	const struct pd_symq_res *r = d->res;

@@ -3,7 +3,7 @@
  * -s in text: a frame's "name+" and " (dso)", made once per symbol and
  * file. Every address of a symbol prints the same text around its
  * offset, and making it each time (two strlens, an escape scan, two
- * copies through out_mem) was a third of pddump -s. The text is found
+ * copies through out_mem) was a sixth of pddump -s's instructions. The text is found
  * by the pointers the symbolizer hands out: a name and a file's name
  * stay where they are until the symbolizer is freed (pd_syms_free),
  * which frees this first (symtext_free).

@@ -76,11 +76,9 @@ dhead_agree(const struct pd_evsel *ev, const struct pd_rec *rec,
 	pd_header_put(scratch, rec->type, rec->misc, rec->size + 8, 0);
 	r2.data = scratch;
 	r2.size = rec->size + 8;
-	if (pd_dhead_read(ev, rec, &a, &why) < 0) {
-		/* Too short for its fields: so is the longer one, or not. */
-		return;
-	}
-	if (pd_dhead_read(ev, &r2, &b, &why) < 0)
+	/* Called for samples pd_sample_parse took: both ways must too. */
+	if (pd_dhead_read(ev, rec, &a, &why) < 0 ||
+	    pd_dhead_read(ev, &r2, &b, &why) < 0)
 		abort();
 	for (i = 0; i < PD_DHEAD_N; i++)
 		if ((pd_dhead[i].how == PD_DH_ALWAYS ||
