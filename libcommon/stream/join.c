@@ -714,12 +714,16 @@ static void
 fast_side_keep(struct join_in *in, const struct pd_evlist *el,
     const struct pd_evsel *ev, const struct pd_rec *rec)
 {
-	const struct pd_evsel *first = &el->evsels[0];
+	const struct pd_evsel *first;
 	struct fast_side *f;
 	uint64_t key, id;
 	unsigned min;
 
-	if (ev == NULL || !(ev->attr.sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	/* An input with no events yet has no evsels to point at. */
+	if (ev == NULL)
+		return;
+	first = &el->evsels[0];
+	if (!(ev->attr.sample_type & PERF_SAMPLE_IDENTIFIER) ||
 	    !(ev->attr.flags & PD_ATTR_SAMPLE_ID_ALL) ||
 	    ev->id_hdr_size < 8 || ev->trailer.identifier !=
 	    ev->id_hdr_size - 8 || (el->n > 1 && (first->is_pos != 1 ||

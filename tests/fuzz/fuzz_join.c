@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target: the join (stream/join.c) as pdcat runs it, over two
+ * inputs: the data cut at JOIN_SEP, or, without one, the data joined
+ * with itself (every id then clashes, as when a host's stream meets its
+ * copy). One byte of the data picks the merge's per-host work for the
+ * second input (a name suffix, a pid base, a clock offset).
+ *
+ * The output must be a stream our own reader takes whole: a join may
+ * stop at bad input, but what it wrote before is good. Every sample it
+ * was given reaches the output, and each one that had an event in its
+ * input has one in the output. Any of that failing aborts.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libcommon/stream/evlist.h"
+#include "libcommon/stream/feature.h"
+#include "libcommon/stream/join.h"
+#include "libcommon/stream/perf.h"
+#include "libcommon/stream/reader.h"
+#include "libcommon/stream/sample.h"
+#include "libcommon/stream/writer.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define JOIN_SEP	"\0PDJOIN\0"
+#define OUT_MAX		(64u << 20)
+
+struct out {
+	unsigned char	*p;
+	size_t		 len, cap;
+	int		 full;
+};
+
+static int
+sink(void *ctx, const void *p, size_t n)
+{
+	struct out *o = ctx;
+	size_t c;
+
+	if (o->full || o->len + n > OUT_MAX) {
+		o->full = 1;
+		return 0;		/* dropped: the output is not checked */
+	}
+	if (o->len + n > o->cap) {
+		for (c = o->cap ? o->cap : 65536; c < o->len + n; c *= 2)
+			;
+		if ((o->p = realloc(o->p, c)) == NULL)
+			abort();
+		o->cap = c;
+	}
+	memcpy(o->p + o->len, p, n);
+	o->len += n;
+	return 0;
+}
+
+static int
+put_rec(void *ctx, const struct pd_rec *rec)
+{
+	return pd_writer_rec(ctx, rec) < 0 ? -1 : 0;
+}
+
+/* A reader of n bytes at p; *fd to close after it (or -1). */
+static struct pd_reader *
+open_mem(const void *p, size_t n, int *fd)
+{
+	struct pd_reader *rd;
+	struct pd_err err;
+
+	if ((*fd = memfd_create("fuzz", 0)) < 0)
+		return NULL;
+	if (write(*fd, p, n) != (ssize_t)n || lseek(*fd, 0, SEEK_SET) < 0 ||
+	    (rd = pd_reader_fdopen(*fd, "fuzz", PD_RD_DECOMPRESS, &err)) ==
+	    NULL) {
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	return rd;
+}
+
+/* Counts of what the join was given. */
+struct given {
+	uint64_t	samples, named;
+};
+
+/*
+ * One record through the join, written as pdcat writes it. 0 on, 1
+ * stop (bad input, no memory: what came before stands).
+ */
+static int
+join_one(struct pd_join *j, unsigned i, struct pd_reader *rd,
+    struct pd_rec *rec, struct pd_writer *w, struct given *g)
+{
+	const unsigned char *blob;
+	struct pd_err err;
+	size_t len;
+	int named, r;
+
+	if (pd_feat_id(rec) == PD_FEAT_COMPRESSED)
+		return 0;		/* read decompressed, as pdcat -d */
+	named = rec->type == PERF_RECORD_SAMPLE &&
+	    pd_evlist_for_rec(pd_reader_evlist(rd), rec) != NULL;
+	r = pd_join_rec(j, i, rd, rec, &blob, &len, &err);
+	if (r == 1)
+		return 0;
+	if (r < 0)
+		return 1;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		g->samples++;
+		g->named += named;
+	}
+	if (blob != NULL) {
+		pd_writer_rec(w, rec);
+		pd_writer_put(w, blob, len);
+		return 0;
+	}
+	return pd_writer_copy(w, rd, rec) < 0;
+}
+
+/* Reads the output back: whole, and every sample as given. */
+static void
+check(const struct out *o, const struct given *g)
+{
+	struct pd_reader *rd;
+	struct pd_rec rec;
+	uint64_t samples = 0, named = 0;
+	int r, fd;
+
+	if (o->full || o->len == 0)
+		return;
+	if ((rd = open_mem(o->p, o->len, &fd)) == NULL)
+		abort();
+	while ((r = pd_reader_next(rd, &rec)) > 0) {
+		if (rec.type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		named += pd_evlist_for_rec(pd_reader_evlist(rd), &rec) !=
+		    NULL;
+	}
+	if (r < 0 || samples != g->samples || named < g->named)
+		abort();
+	pd_reader_close(rd);
+	close(fd);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *sep = memmem(data, size, JOIN_SEP, sizeof(JOIN_SEP) - 1);
+	size_t alen = sep != NULL ? (size_t)(sep - data) : size;
+	const uint8_t *b = sep != NULL ? sep + sizeof(JOIN_SEP) - 1 : data;
+	size_t blen = sep != NULL ? size - alen - (sizeof(JOIN_SEP) - 1) : size;
+	unsigned pick = size > 0 ? data[size - 1] : 0, i;
+	struct pd_reader *rd[2] = { NULL, NULL };
+	struct pd_rec rec[2], td;
+	int pending[2] = { 0, 0 }, fd[2], stop = 0, r = 0;
+	struct out o = { NULL, 0, 0, 0 };
+	struct given g = { 0, 0 };
+	struct pd_writer *w;
+	struct pd_join *j;
+	const unsigned char *blob;
+	size_t len;
+
+	if ((w = pd_writer_new_sink(sink, &o)) == NULL ||
+	    (j = pd_join_new(2, put_rec, w)) == NULL)
+		abort();
+	if (pick & 1)
+		pd_join_set_suffix(j, 1, "@b");
+	if (pick & 2)
+		pd_join_set_pid_base(j, 1, 1u << 22);
+	if (pick & 4)
+		pd_join_set_clock(j, 1, (pick & 8) ? -1000000 : 1000000);
+	pd_writer_header(w);
+	pd_join_hold_tracing(j);
+	rd[0] = open_mem(data, alen, &fd[0]);
+	rd[1] = open_mem(b, blen, &fd[1]);
+	/* The heads first, as pdcat's prime_all. */
+	for (i = 0; i < 2 && !stop; i++) {
+		if (rd[i] == NULL)
+			continue;
+		while (!stop && (r = pd_reader_next(rd[i], &rec[i])) > 0) {
+			if (!pd_join_head(rec[i].type)) {
+				pending[i] = 1;
+				break;
+			}
+			stop = join_one(j, i, rd[i], &rec[i], w, &g);
+		}
+		if (r < 0)
+			stop = 1;
+		if ((pick & 1) && i == 1 && !stop &&
+		    pd_join_names(j, 1, rd[1]) < 0)
+			stop = 1;
+	}
+	if (!stop && pd_join_tracing(j, &td, &blob, &len) > 0) {
+		pd_writer_rec(w, &td);
+		pd_writer_put(w, blob, len);
+	}
+	for (i = 0; i < 2 && !stop; i++) {
+		if (rd[i] == NULL)
+			continue;
+		if (pending[i])
+			stop = join_one(j, i, rd[i], &rec[i], w, &g);
+		while (!stop && pd_reader_next(rd[i], &rec[i]) > 0)
+			stop = join_one(j, i, rd[i], &rec[i], w, &g);
+		pd_join_end(j, i);
+	}
+	pd_writer_free(w);
+	check(&o, &g);
+	pd_join_free(j);
+	for (i = 0; i < 2; i++)
+		if (rd[i] != NULL) {
+			pd_reader_close(rd[i]);
+			close(fd[i]);
+		}
+	free(o.p);
+	return 0;
+}
