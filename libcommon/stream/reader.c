@@ -712,9 +712,9 @@ set_desc_name(void *ctx, uint32_t idx, const char *name, size_t len,
 
 /*
  * Keeps the events up to date with the record that passes: attrs and
- * their ids, ids from ID_INDEX, and names from EVENT_UPDATE and the
- * EVENT_DESC feature. Malformed ones are errors: no tool could decode
- * the samples that follow.
+ * their ids, and names from EVENT_UPDATE and the EVENT_DESC feature.
+ * Malformed ones are errors: no tool could decode the samples that
+ * follow.
  */
 static int
 track(struct pd_reader *rd, const struct pd_rec *rec)
@@ -722,7 +722,6 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 	struct pd_evlist *el = &rd->evlist;
 	struct pd_record_header_attr a;
 	struct pd_record_id_index x;
-	struct pd_id_index_entry e;
 	struct pd_record_event_update u;
 	struct pd_feat_compressed c;
 	const char *why;
@@ -781,13 +780,11 @@ track(struct pd_reader *rd, const struct pd_rec *rec)
 			return pd_err_set(&rd->err, rec->offset,
 			    "ID_INDEX: %" PRIu64 " entries do not fit record "
 			    "size %u", x.nr, rec->size);
-		for (i = 0; i < x.nr; i++) {
-			pd_record_id_index_entry(&x, i, &e);
-			if (e.idx < el->n &&
-			    pd_evlist_by_id(el, e.id) == NULL &&
-			    pd_evlist_add_ids(el, e.idx, &e.id, 1) < 0)
-				return pd_err_io(&rd->err, ENOMEM, "malloc");
-		}
+		/*
+		 * It names no event: an entry's idx is the id's place in
+		 * its event's cpu or thread map (perf's sid->idx), for an
+		 * id an ATTR gave, and perf refuses any other id.
+		 */
 		break;
 	case PD_RECORD_EVENT_UPDATE: {
 		struct pd_evsel *ev;

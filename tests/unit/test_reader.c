@@ -282,7 +282,7 @@ file_image(void)
 	data_at = b_len;
 	at = b_rec(PD_RECORD_ID_INDEX, 0);
 	b_u64(1);
-	b_u64(10);		/* a new id for event 1 */
+	b_u64(10);		/* an id no attr gave: it names no event */
 	b_u64(1);
 	b_u64(0);
 	b_u64(0);
@@ -397,7 +397,8 @@ test_file_mode(void)
 	/* then the data section as it is */
 	T(pd_reader_next(rd, &rec) == 1 && rec.type == PD_RECORD_ID_INDEX &&
 	    rec.offset == data_at);
-	T(pd_evlist_by_id(el, 10) == &el->evsels[1]);
+	/* Its idx is a place in a cpu map (perf's sid->idx), no event's. */
+	T(pd_evlist_by_id(el, 10) == NULL);
 	T(pd_reader_next(rd, &rec) == 1 && rec.type == PERF_RECORD_SAMPLE);
 	T(pd_reader_next(rd, &rec) == 1 && rec.type == PERF_RECORD_SAMPLE &&
 	    rec.offset + rec.size == data_end);
