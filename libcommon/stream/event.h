@@ -59,6 +59,13 @@ pd_header_set_size(void *rec, uint16_t size)
 	pd_put_u16((unsigned char *)rec + 6, size);
 }
 
+/* Changes a native header's misc. */
+static inline void
+pd_header_set_misc(void *rec, uint16_t misc)
+{
+	pd_put_u16((unsigned char *)rec + 4, misc);
+}
+
 /*
  * Writes an 8-byte record header. A record of only a header
  * (FINISHED_ROUND, FINISHED_INIT) is this with size 8.

@@ -83,6 +83,7 @@ struct join_in {
 	const char	*suffix;	/* event names get it, or NULL */
 	uint32_t	 pid_base;	/* added to its pids and tids */
 	int64_t		 clock;		/* added to its times */
+	size_t		 nev;		/* its events so far (attr_placed) */
 };
 
 struct pd_join {
@@ -92,6 +93,16 @@ struct pd_join {
 	uint64_t	 input;		/* the input being read */
 	uint64_t	 next_id;
 	uint64_t	 time;		/* the last record's, or 0 */
+	/* The event the last ATTR written was of (input, idx), if any. */
+	int		 attr_last;
+	uint64_t	 attr_in, attr_ev;
+	/*
+	 * While renumber() maps the ids of a record of an input of one
+	 * event: that event, which the input's reader gives every record
+	 * to, whatever id it names (as perf does).
+	 */
+	const struct pd_evlist *one_el;
+	const struct pd_evsel *one_ev;
 	int		 nomem;
 	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
 	const char	*tf_why;	/* one of them did not parse: why */
@@ -237,6 +248,51 @@ event_id(void *ctx, const struct pd_evsel *ev)
 	if (pd_idmap_put(&in->evids, ev->idx, v) < 0)
 		j->nomem = 1;
 	return v;
+}
+
+/*
+ * map_id for renumber(): in an input of one event (j->one_ev), an id
+ * that is not that event's still names it, as the input's reader reads
+ * it, but would name no event in the output, which has several: such
+ * an id becomes the event's. 0 stays (synthesized records).
+ */
+static uint64_t
+map_id_rec(void *ctx, uint64_t id)
+{
+	struct pd_join *j = ctx;
+
+	if (j->one_ev != NULL && id != 0 &&
+	    pd_evlist_by_id(j->one_el, id) != j->one_ev)
+		return event_id(j, j->one_ev);
+	return map_id(j, id);
+}
+
+/*
+ * An ATTR of the input as written (p), flagged as more ids of the event
+ * before (PD_RECORD_MISC_ATTR_MORE) or not, as the output's reader must
+ * take it: an ATTR that begins an event in the input begins one in the
+ * output, whatever its flag said (the event before it in the output may
+ * be another input's, with the same attr); one that adds ids to the
+ * input's last event adds them to the output's last only if that is
+ * the same event, else it begins one of its own, of the same attr.
+ */
+static void
+attr_placed(struct pd_join *j, struct join_in *in,
+    const struct pd_evlist *el, unsigned char *p)
+{
+	uint16_t misc = pd_header_misc(p);
+	int more;
+
+	if (el->n == 0)
+		return;
+	more = el->n == in->nev && j->attr_last &&
+	    j->attr_in == j->input && j->attr_ev == el->n - 1;
+	if (!more && (misc & PD_RECORD_MISC_ATTR_MORE))
+		pd_header_set_misc(p, misc & ~PD_RECORD_MISC_ATTR_MORE);
+	in->nev = el->n;
+	j->attr_last = 1;
+	j->attr_in = j->input;
+	j->attr_ev = el->n - 1;
 }
 
 /*
@@ -621,7 +677,9 @@ fast_keep(struct join_in *in, const struct pd_evlist *el,
 	    rec->size < PD_REC_HDR_SIZE + 8)
 		return;
 	key = pd_get_u64(rec->data + PD_REC_HDR_SIZE);
-	if (key == 0 || !pd_idmap_get(&in->map, key, &id))
+	/* Not an id its single event does not have (map_id_rec). */
+	if (key == 0 || pd_evlist_by_id(el, key) != ev ||
+	    !pd_idmap_get(&in->map, key, &id))
 		return;
 	f = &in->fast[key & (FAST_SLOTS - 1)];
 	f->key = key;
@@ -814,12 +872,17 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
 	if (out == NULL)
 		out = j->scratch;
 	memcpy(out, rec->data, rec->size);
+	j->one_el = el;
+	j->one_ev = el->n == 1 ? ev : NULL;
 	if ((in->pid_base != 0 && pd_pids_shift_ev(ev, rec, out,
 	    in->pid_base, &why) < 0) ||
-	    pd_ids_map_ev(el, ev, rec, out, map_id, j, &why) < 0 ||
+	    pd_ids_map_ev(el, ev, rec, out, map_id_rec, j, &why) < 0 ||
 	    (grew = pd_ids_add_identifier_ev(el, ev, rec, out, j->grown,
-	    event_id, j, &why)) < 0)
+	    event_id, j, &why)) < 0) {
+		j->one_ev = NULL;
 		return join_bad(rd, rec->offset, why, err);
+	}
+	j->one_ev = NULL;
 	if (j->nomem)
 		return -2;
 	if (grew > 0) {
@@ -829,6 +892,8 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
 		else
 			out = j->grown;
 	}
+	if (rec->type == PD_RECORD_HEADER_ATTR)
+		attr_placed(j, in, el, out);
 	if (ev != NULL)
 		j->time = join_time(ev, rec, out, grew, in->clock);
 	if (rec->type == PERF_RECORD_SAMPLE && grew == 0)

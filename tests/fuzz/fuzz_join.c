@@ -3,13 +3,15 @@
  * libFuzzer target: the join (stream/join.c) as pdcat runs it, over two
  * inputs: the data cut at JOIN_SEP, or, without one, the data joined
  * with itself (every id then clashes, as when a host's stream meets its
- * copy). One byte of the data picks the merge's per-host work for the
- * second input (a name suffix, a pid base, a clock offset).
+ * copy). The byte after JOIN_SEP picks the merge's per-host work for
+ * the second input (a name suffix, a pid base, a clock offset).
  *
  * The output must be a stream our own reader takes whole: a join may
  * stop at bad input, but what it wrote before is good. Every sample it
- * was given reaches the output, and each one that had an event in its
- * input has one in the output. Any of that failing aborts.
+ * was given reaches the output, in order, and each one that had an
+ * event in its input has the same event in the output (its type,
+ * config and fields, IDENTIFIER aside, which the join adds). Any of
+ * that failing aborts.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +30,9 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A then JOIN_SEP, the pick byte and B. */
 #define JOIN_SEP	"\0PDJOIN\0"
+#define SEP_LEN		(sizeof(JOIN_SEP) - 1)
 #define OUT_MAX		(64u << 20)
 
 struct out {
@@ -84,10 +88,43 @@ open_mem(const void *p, size_t n, int *fd)
 	return rd;
 }
 
-/* Counts of what the join was given. */
-struct given {
-	uint64_t	samples, named;
+/* A sample's event, as far as the join keeps it. */
+struct evkey {
+	uint64_t	config, sample_type;
+	uint32_t	type, known;
 };
+
+/* The samples the join was given, in order. */
+struct given {
+	struct evkey	*k;
+	size_t		 n, cap;
+};
+
+static struct evkey
+evkey(const struct pd_evlist *el, const struct pd_rec *rec)
+{
+	const struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
+	struct evkey k = { 0, 0, 0, 0 };
+
+	if (ev != NULL) {
+		k.config = ev->attr.config;
+		k.sample_type = ev->attr.sample_type & ~PERF_SAMPLE_IDENTIFIER;
+		k.type = ev->attr.type;
+		k.known = 1;
+	}
+	return k;
+}
+
+static void
+give(struct given *g, struct evkey k)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 256;
+		if ((g->k = realloc(g->k, g->cap * sizeof(*g->k))) == NULL)
+			abort();
+	}
+	g->k[g->n++] = k;
+}
 
 /*
  * One record through the join, written as pdcat writes it. 0 on, 1
@@ -99,22 +136,20 @@ join_one(struct pd_join *j, unsigned i, struct pd_reader *rd,
 {
 	const unsigned char *blob;
 	struct pd_err err;
+	struct evkey k;
 	size_t len;
-	int named, r;
+	int r;
 
 	if (pd_feat_id(rec) == PD_FEAT_COMPRESSED)
 		return 0;		/* read decompressed, as pdcat -d */
-	named = rec->type == PERF_RECORD_SAMPLE &&
-	    pd_evlist_for_rec(pd_reader_evlist(rd), rec) != NULL;
+	k = evkey(pd_reader_evlist(rd), rec);
 	r = pd_join_rec(j, i, rd, rec, &blob, &len, &err);
 	if (r == 1)
 		return 0;
 	if (r < 0)
 		return 1;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		g->samples++;
-		g->named += named;
-	}
+	if (rec->type == PERF_RECORD_SAMPLE)
+		give(g, k);
 	if (blob != NULL) {
 		pd_writer_rec(w, rec);
 		pd_writer_put(w, blob, len);
@@ -123,13 +158,18 @@ join_one(struct pd_join *j, unsigned i, struct pd_reader *rd,
 	return pd_writer_copy(w, rd, rec) < 0;
 }
 
-/* Reads the output back: whole, and every sample as given. */
+/*
+ * Reads the output back: whole, and every sample as given; and, for a
+ * join that read its inputs to their ends, with as many events as they
+ * have (nev), none of one input taken for another's.
+ */
 static void
-check(const struct out *o, const struct given *g)
+check(const struct out *o, const struct given *g, size_t nev)
 {
 	struct pd_reader *rd;
 	struct pd_rec rec;
-	uint64_t samples = 0, named = 0;
+	struct evkey k, *w;
+	size_t n = 0;
 	int r, fd;
 
 	if (o->full || o->len == 0)
@@ -139,11 +179,16 @@ check(const struct out *o, const struct given *g)
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
-		samples++;
-		named += pd_evlist_for_rec(pd_reader_evlist(rd), &rec) !=
-		    NULL;
+		if (n == g->n)
+			abort();	/* a sample it was not given */
+		k = evkey(pd_reader_evlist(rd), &rec);
+		w = &g->k[n++];
+		if (w->known && (!k.known || k.type != w->type ||
+		    k.config != w->config || k.sample_type != w->sample_type))
+			abort();	/* another event, or none */
 	}
-	if (r < 0 || samples != g->samples || named < g->named)
+	if (r < 0 || n != g->n ||
+	    (nev > 0 && pd_evlist_count(pd_reader_evlist(rd)) != nev))
 		abort();
 	pd_reader_close(rd);
 	close(fd);
@@ -152,20 +197,21 @@ check(const struct out *o, const struct given *g)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const uint8_t *sep = memmem(data, size, JOIN_SEP, sizeof(JOIN_SEP) - 1);
+	const uint8_t *sep = size > SEP_LEN ? memmem(data, size - 1, JOIN_SEP,
+	    SEP_LEN) : NULL;
 	size_t alen = sep != NULL ? (size_t)(sep - data) : size;
-	const uint8_t *b = sep != NULL ? sep + sizeof(JOIN_SEP) - 1 : data;
-	size_t blen = sep != NULL ? size - alen - (sizeof(JOIN_SEP) - 1) : size;
-	unsigned pick = size > 0 ? data[size - 1] : 0, i;
+	const uint8_t *b = sep != NULL ? sep + SEP_LEN + 1 : data;
+	size_t blen = sep != NULL ? size - alen - SEP_LEN - 1 : size;
+	unsigned pick = sep != NULL ? sep[SEP_LEN] : 0, i;
 	struct pd_reader *rd[2] = { NULL, NULL };
 	struct pd_rec rec[2], td;
 	int pending[2] = { 0, 0 }, fd[2], stop = 0, r = 0;
 	struct out o = { NULL, 0, 0, 0 };
-	struct given g = { 0, 0 };
+	struct given g = { NULL, 0, 0 };
 	struct pd_writer *w;
 	struct pd_join *j;
 	const unsigned char *blob;
-	size_t len;
+	size_t len, nev;
 
 	if ((w = pd_writer_new_sink(sink, &o)) == NULL ||
 	    (j = pd_join_new(2, put_rec, w)) == NULL)
@@ -211,7 +257,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pd_join_end(j, i);
 	}
 	pd_writer_free(w);
-	check(&o, &g);
+	nev = 0;
+	for (i = 0; i < 2 && !stop; i++)
+		if (rd[i] != NULL)
+			nev += pd_evlist_count(pd_reader_evlist(rd[i]));
+	check(&o, &g, nev);
 	pd_join_free(j);
 	for (i = 0; i < 2; i++)
 		if (rd[i] != NULL) {
@@ -219,5 +269,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			close(fd[i]);
 		}
 	free(o.p);
+	free(g.k);
 	return 0;
 }
