@@ -1277,13 +1277,36 @@ simpleperf_tracing(struct pd_reader *rd, struct pd_rec *rec,
 	return 1;
 }
 
+/*
+ * How many of the input's bytes up to offset `end` are not there: of a
+ * file, which can say its size, so that a streamed payload it cuts
+ * short is refused at its record, before any of it is passed on (a
+ * pipe's is found short only once read); 0 when all are, or unknown.
+ */
+static uint64_t
+bytes_missing(struct pd_reader *rd, uint64_t end)
+{
+	struct stat st;
+	uint64_t have;
+
+	if (rd->file_mode)
+		have = rd->limit < rd->file_size ? rd->limit : rd->file_size;
+	else if (rd->regular && rd->read_fn == NULL && rd->file_base >= 0 &&
+	    fstat(rd->fd, &st) == 0 && (uint64_t)st.st_size >=
+	    (uint64_t)rd->file_base)
+		have = st.st_size - rd->file_base;
+	else
+		return 0;
+	return end > have ? end - have : 0;
+}
+
 /* The next record of the input proper (pipe stream or data section). */
 static int
 next_data(struct pd_reader *rd, struct pd_rec *rec)
 {
 	struct pd_record_header_tracing_data td;
 	unsigned char *p;
-	uint64_t off;
+	uint64_t off, missing;
 	uint32_t type;
 	uint16_t size;
 	int r;
@@ -1350,6 +1373,10 @@ next_data(struct pd_reader *rd, struct pd_rec *rec)
 			return payload_short(rd);
 		}
 		rec->data = rd->buf + rd->pos;
+	} else if (rec->payload > 0 &&
+	    (missing = bytes_missing(rd, off + size + rec->payload)) > 0) {
+		rd->payload_left = missing;
+		return payload_short(rd);
 	}
 	rd->pos += size;
 	return 1;

@@ -216,6 +216,21 @@ mkpipe tracing-data-past-end >tpast.data
 reject tpast.data "offset 0x138: TRACING_DATA payload runs past the end of input (10 bytes missing)"
 mkpipe auxtrace-past-end >apast.data
 reject apast.data "offset 0x170: AUXTRACE payload runs past the end of input (8 bytes missing)"
+# One too large to read before its record is handed out (over 512 KiB)
+# is streamed; from a file, which says its size, one cut short is still
+# refused at its record, before any of it is passed on, so the output
+# ends where the input's good records do (from a pipe it is found short
+# only once read).
+cp apast.data abig.data
+patch abig.data $((0x170 + 8)) $((1 << 30)) 8
+reject abig.data "offset 0x170: AUXTRACE payload runs past the end of input (1073741808 bytes missing)"
+pdcat abig.data >out.bin 2>/dev/null
+head -c $((0x170)) abig.data | cmp -s - out.bin ||
+	fail "pdcat abig.data: not the input up to its AUXTRACE record"
+cat abig.data | pdcat >out.bin 2>err.txt
+[ $? -eq 1 ] && grep -q "AUXTRACE payload runs past the end of input" err.txt ||
+	fail "pdcat < abig.data: $(cat err.txt)"
+rows=$((rows + 1))
 
 # File mode: sections past the end, sections that overlap.
 for c in "file-section-past-end:offset 0x28: data section [0x108, +0x1140) runs past the end of the file (0x38c)" \
