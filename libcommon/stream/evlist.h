@@ -154,9 +154,13 @@ pd_evlist_for_rec(const struct pd_evlist *el, const struct pd_rec *rec)
 		return &el->evsels[0];
 	if (el->n > 1 && rec->type == PERF_RECORD_SAMPLE &&
 	    (pos = el->evsels[0].id_pos) >= 0 &&
-	    PD_REC_HDR_SIZE + 8 * (unsigned)pos + 8 <= rec->size)
-		return pd_evlist_by_id(el, pd_get_u64(rec->data +
-		    PD_REC_HDR_SIZE + 8 * pos));
+	    PD_REC_HDR_SIZE + 8 * (unsigned)pos + 8 <= rec->size) {
+		uint64_t id = pd_get_u64(rec->data + PD_REC_HDR_SIZE +
+		    8 * pos);
+
+		/* 0, a synthesized record's, is the first event's (perf). */
+		return id != 0 ? pd_evlist_by_id(el, id) : &el->evsels[0];
+	}
 	return pd_evlist_for_rec_other(el, rec);
 }
 
