@@ -96,12 +96,14 @@ struct pd_join {
 	/* The event the last ATTR written was of (input, idx), if any. */
 	int		 attr_last;
 	uint64_t	 attr_in, attr_ev;
+	uint64_t	 first_in;	/* the input of the output's first event */
 	/*
-	 * While renumber() maps the ids of a record of an input of one
-	 * event: that event, which the input's reader gives every record
-	 * to, whatever id it names (as perf does).
+	 * While renumber() maps the ids of a kernel record (map_id_rec):
+	 * its input's events, and the one event of an input of one, which
+	 * the input's reader gives every record to, whatever id it names
+	 * (as perf does).
 	 */
-	const struct pd_evlist *one_el;
+	const struct pd_evlist *rec_el;
 	const struct pd_evsel *one_ev;
 	int		 nomem;
 	struct pd_tracefmt *tf;		/* the earlier inputs' formats */
@@ -251,18 +253,25 @@ event_id(void *ctx, const struct pd_evsel *ev)
 }
 
 /*
- * map_id for renumber(): in an input of one event (j->one_ev), an id
- * that is not that event's still names it, as the input's reader reads
- * it, but would name no event in the output, which has several: such
- * an id becomes the event's. 0 stays (synthesized records).
+ * map_id for the ids of a kernel record (renumber): each names in the
+ * output the event it names in its input. Id 0 (synthesized records)
+ * is the input's first event, and the output's first only when that is
+ * the same event: else it becomes the event's id. In an input of one
+ * event, any id names that event, and in the output, which has more,
+ * one that is not the event's would name none: it becomes the event's.
  */
 static uint64_t
 map_id_rec(void *ctx, uint64_t id)
 {
 	struct pd_join *j = ctx;
+	const struct pd_evlist *el = j->rec_el;
 
-	if (j->one_ev != NULL && id != 0 &&
-	    pd_evlist_by_id(j->one_el, id) != j->one_ev)
+	if (el == NULL || el->n == 0)
+		return map_id(j, id);
+	if (id == 0)
+		return j->attr_last && j->first_in == j->input ? 0 :
+		    event_id(j, &el->evsels[0]);
+	if (j->one_ev != NULL && pd_evlist_by_id(el, id) != j->one_ev)
 		return event_id(j, j->one_ev);
 	return map_id(j, id);
 }
@@ -290,6 +299,8 @@ attr_placed(struct pd_join *j, struct join_in *in,
 	if (!more && (misc & PD_RECORD_MISC_ATTR_MORE))
 		pd_header_set_misc(p, misc & ~PD_RECORD_MISC_ATTR_MORE);
 	in->nev = el->n;
+	if (!j->attr_last)
+		j->first_in = j->input;
 	j->attr_last = 1;
 	j->attr_in = j->input;
 	j->attr_ev = el->n - 1;
@@ -872,17 +883,17 @@ renumber(struct pd_join *j, struct pd_reader *rd, struct pd_rec *rec,
 	if (out == NULL)
 		out = j->scratch;
 	memcpy(out, rec->data, rec->size);
-	j->one_el = el;
+	j->rec_el = pd_rec_is_kernel(rec->type) ? el : NULL;
 	j->one_ev = el->n == 1 ? ev : NULL;
 	if ((in->pid_base != 0 && pd_pids_shift_ev(ev, rec, out,
 	    in->pid_base, &why) < 0) ||
 	    pd_ids_map_ev(el, ev, rec, out, map_id_rec, j, &why) < 0 ||
 	    (grew = pd_ids_add_identifier_ev(el, ev, rec, out, j->grown,
 	    event_id, j, &why)) < 0) {
-		j->one_ev = NULL;
+		j->rec_el = NULL;
 		return join_bad(rd, rec->offset, why, err);
 	}
-	j->one_ev = NULL;
+	j->rec_el = NULL;
 	if (j->nomem)
 		return -2;
 	if (grew > 0) {
