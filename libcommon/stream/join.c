@@ -84,6 +84,7 @@ struct join_in {
 	uint32_t	 pid_base;	/* added to its pids and tids */
 	int64_t		 clock;		/* added to its times */
 	size_t		 nev;		/* its events so far (attr_placed) */
+	const struct pd_evlist *el;	/* its reader's events */
 };
 
 struct pd_join {
@@ -235,19 +236,35 @@ event_id(void *ctx, const struct pd_evsel *ev)
 	struct pd_join *j = ctx;
 	struct join_in *in = &j->in[j->input];
 	uint64_t v;
+	size_t k = 0;
 
+	/*
+	 * Its first id that still names it: in a crafted stream a later
+	 * ATTR can take an event's ids (the last claim holds, in perf as
+	 * in our reader), and that may come after this is first asked.
+	 */
+	if (ev->nids > 0) {
+		while (in->el != NULL && k < ev->nids &&
+		    pd_evlist_by_id(in->el, ev->ids[k]) != ev)
+			k++;
+		if (k < ev->nids || in->el == NULL)
+			return map_id(j, ev->ids[k < ev->nids ? k : 0]);
+		/*
+		 * None does: only id 0 can name it, if it is its input's
+		 * first event and that is the output's first too.
+		 */
+		if (ev == &in->el->evsels[0] && j->attr_last &&
+		    j->first_in == j->input)
+			return 0;
+		return map_id(j, ev->ids[0]);
+	}
 	if (pd_idmap_get(&in->evids, ev->idx, &v))
 		return v;
-	if (ev->nids > 0) {
-		v = map_id(j, ev->ids[0]);
-	} else {
-		do
-			v = j->next_id++;
-		while (pd_idmap_get(&j->owners, v, NULL));
-		if (pd_idmap_put(&j->owners, v, OWNER_JOIN) < 0)
-			j->nomem = 1;
-	}
-	if (pd_idmap_put(&in->evids, ev->idx, v) < 0)
+	do
+		v = j->next_id++;
+	while (pd_idmap_get(&j->owners, v, NULL));
+	if (pd_idmap_put(&j->owners, v, OWNER_JOIN) < 0 ||
+	    pd_idmap_put(&in->evids, ev->idx, v) < 0)
 		j->nomem = 1;
 	return v;
 }
@@ -977,6 +994,7 @@ pd_join_rec_to(struct pd_join *j, unsigned in, struct pd_reader *rd,
 	*blob = NULL;
 	*bloblen = 0;
 	j->input = in;
+	j->in[in].el = el;
 	/*
 	 * Events added (or moved by the evlist's realloc) since the slots
 	 * were kept, whatever record said so: the slots go.
@@ -1048,6 +1066,7 @@ pd_join_names(struct pd_join *j, unsigned in, struct pd_reader *rd)
 	size_t i, k, max;
 
 	j->input = in;
+	j->in[in].el = el;
 	for (i = 0; i < pd_evlist_count(el); i++) {
 		ev = pd_evlist_at(el, i);
 		name = pd_evsel_name(ev);

@@ -100,13 +100,32 @@ struct given {
 	size_t		 n, cap;
 };
 
+/*
+ * Whether ev can be named in a join's output: by one of its ids, if a
+ * later ATTR of a crafted stream did not take them all (the last claim
+ * holds); else only as its input's first event, by id 0, and not when
+ * another input's event is the output's first. Samples of an event no
+ * id names are not checked.
+ */
+static int
+nameable(const struct pd_evlist *el, const struct pd_evsel *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nids; i++)
+		if (pd_evlist_by_id(el, ev->ids[i]) == ev)
+			return 1;
+	return ev->nids == 0;
+}
+
+/* rec's event; of an input (in), only one a join's output can name. */
 static struct evkey
-evkey(const struct pd_evlist *el, const struct pd_rec *rec)
+evkey(const struct pd_evlist *el, const struct pd_rec *rec, int in)
 {
 	const struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
 	struct evkey k = { 0, 0, 0, 0 };
 
-	if (ev != NULL) {
+	if (ev != NULL && (!in || nameable(el, ev))) {
 		k.config = ev->attr.config;
 		k.sample_type = ev->attr.sample_type & ~PERF_SAMPLE_IDENTIFIER;
 		k.type = ev->attr.type;
@@ -142,7 +161,7 @@ join_one(struct pd_join *j, unsigned i, struct pd_reader *rd,
 
 	if (pd_feat_id(rec) == PD_FEAT_COMPRESSED)
 		return 0;		/* read decompressed, as pdcat -d */
-	k = evkey(pd_reader_evlist(rd), rec);
+	k = evkey(pd_reader_evlist(rd), rec, 1);
 	r = pd_join_rec(j, i, rd, rec, &blob, &len, &err);
 	if (r == 1)
 		return 0;
@@ -181,7 +200,7 @@ check(const struct out *o, const struct given *g, size_t nev)
 			continue;
 		if (n == g->n)
 			abort();	/* a sample it was not given */
-		k = evkey(pd_reader_evlist(rd), &rec);
+		k = evkey(pd_reader_evlist(rd), &rec, 0);
 		w = &g->k[n++];
 		if (w->known && (!k.known || k.type != w->type ||
 		    k.config != w->config || k.sample_type != w->sample_type))
