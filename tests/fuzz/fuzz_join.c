@@ -27,41 +27,9 @@
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/sample.h"
 #include "libcommon/stream/writer.h"
+#include "tests/fuzz/twoin.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* A then JOIN_SEP, the pick byte and B. */
-#define JOIN_SEP	"\0PDJOIN\0"
-#define SEP_LEN		(sizeof(JOIN_SEP) - 1)
-#define OUT_MAX		(64u << 20)
-
-struct out {
-	unsigned char	*p;
-	size_t		 len, cap;
-	int		 full;
-};
-
-static int
-sink(void *ctx, const void *p, size_t n)
-{
-	struct out *o = ctx;
-	size_t c;
-
-	if (o->full || o->len + n > OUT_MAX) {
-		o->full = 1;
-		return 0;		/* dropped: the output is not checked */
-	}
-	if (o->len + n > o->cap) {
-		for (c = o->cap ? o->cap : 65536; c < o->len + n; c *= 2)
-			;
-		if ((o->p = realloc(o->p, c)) == NULL)
-			abort();
-		o->cap = c;
-	}
-	memcpy(o->p + o->len, p, n);
-	o->len += n;
-	return 0;
-}
 
 static int
 put_rec(void *ctx, const struct pd_rec *rec)
@@ -76,14 +44,12 @@ open_mem(const void *p, size_t n, int *fd)
 	struct pd_reader *rd;
 	struct pd_err err;
 
-	if ((*fd = memfd_create("fuzz", 0)) < 0)
+	if ((*fd = twoin_fd(p, n)) < 0)
 		return NULL;
-	if (write(*fd, p, n) != (ssize_t)n || lseek(*fd, 0, SEEK_SET) < 0 ||
-	    (rd = pd_reader_fdopen(*fd, "fuzz", PD_RD_DECOMPRESS, &err)) ==
+	if ((rd = pd_reader_fdopen(*fd, "fuzz", PD_RD_DECOMPRESS, &err)) ==
 	    NULL) {
 		close(*fd);
 		*fd = -1;
-		return NULL;
 	}
 	return rd;
 }
@@ -183,7 +149,7 @@ join_one(struct pd_join *j, unsigned i, struct pd_reader *rd,
  * have (nev), none of one input taken for another's.
  */
 static void
-check(const struct out *o, const struct given *g, size_t nev)
+check(const struct twoin_out *o, const struct given *g, size_t nev)
 {
 	struct pd_reader *rd;
 	struct pd_rec rec;
@@ -216,23 +182,19 @@ check(const struct out *o, const struct given *g, size_t nev)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const uint8_t *sep = size > SEP_LEN ? memmem(data, size - 1, JOIN_SEP,
-	    SEP_LEN) : NULL;
-	size_t alen = sep != NULL ? (size_t)(sep - data) : size;
-	const uint8_t *b = sep != NULL ? sep + SEP_LEN + 1 : data;
-	size_t blen = sep != NULL ? size - alen - SEP_LEN - 1 : size;
-	unsigned pick = sep != NULL ? sep[SEP_LEN] : 0, i;
+	struct twoin t = twoin_cut(data, size);
+	unsigned pick = t.pick, i;
 	struct pd_reader *rd[2] = { NULL, NULL };
 	struct pd_rec rec[2], td;
 	int pending[2] = { 0, 0 }, fd[2], stop = 0, r = 0;
-	struct out o = { NULL, 0, 0, 0 };
+	struct twoin_out o = { NULL, 0, 0, 0 };
 	struct given g = { NULL, 0, 0 };
 	struct pd_writer *w;
 	struct pd_join *j;
 	const unsigned char *blob;
 	size_t len, nev;
 
-	if ((w = pd_writer_new_sink(sink, &o)) == NULL ||
+	if ((w = pd_writer_new_sink(twoin_sink, &o)) == NULL ||
 	    (j = pd_join_new(2, put_rec, w)) == NULL)
 		abort();
 	if (pick & 1)
@@ -243,8 +205,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pd_join_set_clock(j, 1, (pick & 8) ? -1000000 : 1000000);
 	pd_writer_header(w);
 	pd_join_hold_tracing(j);
-	rd[0] = open_mem(data, alen, &fd[0]);
-	rd[1] = open_mem(b, blen, &fd[1]);
+	rd[0] = open_mem(t.a, t.alen, &fd[0]);
+	rd[1] = open_mem(t.b, t.blen, &fd[1]);
 	/* The heads first, as pdcat's prime_all. */
 	for (i = 0; i < 2 && !stop; i++) {
 		if (rd[i] == NULL)

@@ -17,13 +17,9 @@
 #include <unistd.h>
 
 #include "pdsort/merge.c"
+#include "tests/fuzz/twoin.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* A then JOIN_SEP, the pick byte and B. */
-#define JOIN_SEP	"\0PDJOIN\0"
-#define SEP_LEN		(sizeof(JOIN_SEP) - 1)
-#define OUT_MAX		(64u << 20)
 
 int
 sort_put(void *w, void *rec, uint64_t ts)
@@ -38,47 +34,6 @@ sort_flushed(void *w, enum pd_ordered_how how)
 
 	pd_header_put(h, PD_RECORD_FINISHED_ROUND, 0, sizeof(h), 0);
 	return pd_writer_put(w, h, sizeof(h));
-}
-
-struct out {
-	unsigned char	*p;
-	size_t		 len, cap;
-	int		 full;
-};
-
-static int
-sink(void *ctx, const void *p, size_t n)
-{
-	struct out *o = ctx;
-	size_t c;
-
-	if (o->full || o->len + n > OUT_MAX) {
-		o->full = 1;
-		return 0;		/* dropped: the output is not checked */
-	}
-	if (o->len + n > o->cap) {
-		for (c = o->cap ? o->cap : 65536; c < o->len + n; c *= 2)
-			;
-		if ((o->p = realloc(o->p, c)) == NULL)
-			abort();
-		o->cap = c;
-	}
-	memcpy(o->p + o->len, p, n);
-	o->len += n;
-	return 0;
-}
-
-static int
-mem_fd(const void *p, size_t n)
-{
-	int fd = memfd_create("fuzz", 0);
-
-	if (fd >= 0 && (write(fd, p, n) != (ssize_t)n ||
-	    lseek(fd, 0, SEEK_SET) < 0)) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
 }
 
 /* The SAMPLEs of the stream in fd, up to its end or its first fault. */
@@ -107,29 +62,24 @@ samples_in(int fd, int *bad)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const uint8_t *sep = size > SEP_LEN ? memmem(data, size - 1, JOIN_SEP,
-	    SEP_LEN) : NULL;
-	size_t alen = sep != NULL ? (size_t)(sep - data) : size;
-	const uint8_t *b = sep != NULL ? sep + SEP_LEN + 1 : data;
-	size_t blen = sep != NULL ? size - alen - SEP_LEN - 1 : size;
-	unsigned pick = sep != NULL ? sep[SEP_LEN] : 0;
-	struct out o = { NULL, 0, 0, 0 };
+	struct twoin t = twoin_cut(data, size);
+	struct twoin_out o = { NULL, 0, 0, 0 };
 	char pa[64], pb[64], *paths[2] = { pa, pb };
 	uint64_t given, out;
 	struct pd_writer *w;
 	struct pd_ordered *q;
 	int fa, fb, fo, bad_a, bad_b, bad_o, status;
 
-	if ((fa = mem_fd(data, alen)) < 0)
+	if ((fa = twoin_fd(t.a, t.alen)) < 0)
 		return 0;
-	if ((fb = mem_fd(b, blen)) < 0) {
+	if ((fb = twoin_fd(t.b, t.blen)) < 0) {
 		close(fa);
 		return 0;
 	}
 	snprintf(pa, sizeof(pa), "/proc/self/fd/%d", fa);
 	snprintf(pb, sizeof(pb), "/proc/self/fd/%d", fb);
-	if ((w = pd_writer_new_sink(sink, &o)) == NULL ||
-	    (q = pd_ordered_new(pick & 1 ? 64 << 10 : 512ULL << 20,
+	if ((w = pd_writer_new_sink(twoin_sink, &o)) == NULL ||
+	    (q = pd_ordered_new(t.pick & 1 ? 64 << 10 : 512ULL << 20,
 	    PD_ORDERED_COPY, sort_put, w)) == NULL)
 		abort();
 	pd_ordered_set_flushed(q, sort_flushed);
@@ -138,7 +88,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pd_ordered_free(q);
 	pd_writer_free(w);
 	given = samples_in(fa, &bad_a) + samples_in(fb, &bad_b);
-	if (!o.full && (fo = mem_fd(o.p, o.len)) >= 0) {
+	if (!o.full && (fo = twoin_fd(o.p, o.len)) >= 0) {
 		out = samples_in(fo, &bad_o);
 		if (bad_o || out > given ||
 		    (status == PD_EXIT_OK && !bad_a && !bad_b &&
