@@ -302,8 +302,7 @@ pd_evlist_for_rec_other(const struct pd_evlist *el, const struct pd_rec *rec)
 			return NULL;
 		id = pd_get_u64(rec->data + PD_REC_HDR_SIZE +
 		    8 * first->id_pos);
-		/* 0, a synthesized record's, is the first event's (perf). */
-		return id != 0 ? pd_evlist_by_id(el, id) : &el->evsels[0];
+		return pd_evlist_by_sample_id(el, id);
 	}
 	if (first->is_pos < 0 || first->id_hdr_size == 0)
 		return &el->evsels[0];

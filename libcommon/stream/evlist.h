@@ -122,6 +122,16 @@ pd_evlist_by_id(const struct pd_evlist *el, uint64_t id)
 	return &el->evsels[idx];
 }
 
+/*
+ * A SAMPLE's event by its id: 0, a synthesized record's, is the first
+ * event's, as perf has it.
+ */
+static inline struct pd_evsel *
+pd_evlist_by_sample_id(const struct pd_evlist *el, uint64_t id)
+{
+	return id != 0 ? pd_evlist_by_id(el, id) : &el->evsels[0];
+}
+
 /* How many events there are, and event i (i < that count). */
 static inline size_t
 pd_evlist_count(const struct pd_evlist *el)
@@ -154,13 +164,9 @@ pd_evlist_for_rec(const struct pd_evlist *el, const struct pd_rec *rec)
 		return &el->evsels[0];
 	if (el->n > 1 && rec->type == PERF_RECORD_SAMPLE &&
 	    (pos = el->evsels[0].id_pos) >= 0 &&
-	    PD_REC_HDR_SIZE + 8 * (unsigned)pos + 8 <= rec->size) {
-		uint64_t id = pd_get_u64(rec->data + PD_REC_HDR_SIZE +
-		    8 * pos);
-
-		/* 0, a synthesized record's, is the first event's (perf). */
-		return id != 0 ? pd_evlist_by_id(el, id) : &el->evsels[0];
-	}
+	    PD_REC_HDR_SIZE + 8 * (unsigned)pos + 8 <= rec->size)
+		return pd_evlist_by_sample_id(el, pd_get_u64(rec->data +
+		    PD_REC_HDR_SIZE + 8 * pos));
 	return pd_evlist_for_rec_other(el, rec);
 }
 

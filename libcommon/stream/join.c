@@ -247,8 +247,8 @@ event_id(void *ctx, const struct pd_evsel *ev)
 		while (in->el != NULL && k < ev->nids &&
 		    pd_evlist_by_id(in->el, ev->ids[k]) != ev)
 			k++;
-		if (k < ev->nids || in->el == NULL)
-			return map_id(j, ev->ids[k < ev->nids ? k : 0]);
+		if (k < ev->nids)
+			return map_id(j, ev->ids[k]);
 		/*
 		 * None does: only id 0 can name it, if it is its input's
 		 * first event and that is the output's first too.
