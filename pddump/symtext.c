@@ -3,10 +3,10 @@
  * -s in text: a frame's "name+" and " (dso)", made once per symbol and
  * file. Every address of a symbol prints the same text around its
  * offset, and making it each time (two strlens, an escape scan, two
- * copies through out_mem) was a sixth of pddump -s's instructions. The text is found
- * by the pointers the symbolizer hands out: a name and a file's name
- * stay where they are until the symbolizer is freed (pd_syms_free),
- * which frees this first (symtext_free).
+ * copies through out_mem) was a sixth of pddump -s's instructions.
+ * The text is found by the pointers the symbolizer hands out: a name
+ * and a file's name stay where they are until the symbolizer is freed
+ * (pd_syms_free), which frees this first (symtext_free).
  *
  * The table holds at most SYMTEXT_MAX symbols; when it is full it is
  * emptied and filled again, so memory is bounded whatever the stream.

@@ -13,8 +13,9 @@
  * noise, so that they hold on a busy machine.
  *
  * Then every thread waits in pause() for good, and main prints "done"
- * and the read's wall time in microseconds on standard output: a recording stopped then has seen each measured
- * wait end and its thread switch out again, alive. (perf sched
+ * and the read's wall time in microseconds on standard output: a
+ * recording stopped then has seen each measured wait end and its thread
+ * switch out again, alive. (perf sched
  * timehist gives the wait before a thread's exit to a thread -1, since
  * the exiting switch-out's sample carries pid -1.) Kill it afterwards.
  */
