@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,10 +228,10 @@ parse_line(char *line, size_t llen, struct kparse *kp)
 /*
  * The lines of fd, read in large chunks: getline's per-line calls were
  * a quarter of loading kallsyms (120,000 lines). 0, -1 when it cannot
- * be read or out of memory.
+ * be read, out of memory, or *stop (atomic; NULL: never) was set.
  */
 static int
-parse(int fd, struct kparse *kp)
+parse(int fd, struct kparse *kp, const int *stop)
 {
 	size_t cap = 1 << 18, have = 0, used;
 	char *buf, *p, *nl, *nb;
@@ -248,6 +249,10 @@ parse(int fd, struct kparse *kp)
 			}
 			buf = nb;
 			cap *= 2;
+		}
+		if (stop != NULL && __atomic_load_n(stop, __ATOMIC_RELAXED)) {
+			r = -1;
+			break;
 		}
 		if ((n = read(fd, buf + have, cap - 1 - have)) < 0) {
 			if (errno == EINTR)
@@ -281,6 +286,99 @@ out:
 	return r;
 }
 
+/* A kallsyms file read into a table, on either thread. */
+struct kfile {
+	struct kparse	 kp;
+	struct symtab	 st;
+	enum { KF_OK, KF_OPEN, KF_READ, KF_NOMEM } r;
+	int		 err;		/* KF_OPEN: open's errno */
+};
+
+static void
+kfile_read(struct kfile *f, const char *file, const char *kref,
+    const int *stop)
+{
+	int fd;
+
+	memset(f, 0, sizeof(*f));
+	f->kp.kref = kref;
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+		f->err = errno;
+		f->r = KF_OPEN;
+		return;
+	}
+	if (parse(fd, &f->kp, stop) < 0) {
+		close(fd);
+		pd_symtab_builder_free(&f->kp.b);
+		f->r = KF_READ;
+		return;
+	}
+	close(fd);
+	if (pd_symtab_finish(&f->kp.b, &f->st, 1) < 0)
+		f->r = KF_NOMEM;
+}
+
+/*
+ * /proc/kallsyms read ahead. The kernel writes it 4 KiB a read(2), 30
+ * to 50 ms of system time, and the first kernel address of a stream
+ * recorded with --call-graph dwarf comes after its user stacks' files
+ * are loaded and unwound: read on a thread from the kernel map on, it
+ * is ready by then. The thread reads and parses it exactly as
+ * load_file would, into a table of its own, which load_file takes.
+ */
+struct pd_kprefetch {
+	pthread_t	 th;
+	const struct khost *kh;
+	char		 kref[sizeof(((struct khost *)0)->kref)];
+	int		 stop;		/* atomic: not wanted */
+	struct kfile	 f;
+};
+
+static void *
+prefetch_run(void *arg)
+{
+	struct pd_kprefetch *p = arg;
+
+	kfile_read(&p->f, "/proc/kallsyms", p->kref, &p->stop);
+	return NULL;
+}
+
+/*
+ * The read ahead for kh's /proc/kallsyms of its reference symbol: 1
+ * with *f taken, else 0 (none; one for another host or reference
+ * symbol is dropped).
+ */
+static int
+prefetch_take(struct pd_syms *sy, const struct khost *kh, struct kfile *f)
+{
+	struct pd_kprefetch *p = sy->kpre;
+	int mine;
+
+	if (p == NULL)
+		return 0;
+	mine = p->kh == kh && strcmp(p->kref, kh->kref) == 0;
+	if (!mine)
+		__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+	pthread_join(p->th, NULL);
+	if (mine)
+		*f = p->f;
+	else if (p->f.r == KF_OK)
+		pd_symtab_free(&p->f.st);
+	free(p);
+	sy->kpre = NULL;
+	if (mine)
+		f->kp.kref = kh->kref;
+	return mine;
+}
+
+void
+pd_kallsyms_prefetch_free(struct pd_syms *sy)
+{
+	struct kfile f;
+
+	(void)prefetch_take(sy, NULL, &f);	/* no host's: dropped */
+}
+
 /*
  * Loads a kallsyms file into kh->ksyms: 1; 0 when it cannot be used
  * (*why says why); -2 when its reference symbol is not where the
@@ -289,45 +387,43 @@ out:
  * is moved by that difference, as perf does for KASLR.
  */
 static int
-load_file(struct khost *kh, const char *file, int relocate,
-    const char **why, uint64_t *ref)
+load_file(struct pd_syms *sy, struct khost *kh, const char *file,
+    int relocate, const char **why, uint64_t *ref)
 {
-	struct kparse kp;
+	struct kfile f;
 	int64_t delta;
 	size_t i;
-	int fd;
 
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		*why = strerror(errno);
+	if (strcmp(file, "/proc/kallsyms") != 0 || !prefetch_take(sy, kh, &f))
+		kfile_read(&f, file, kh->kref, NULL);
+	switch (f.r) {
+	case KF_OPEN:
+		*why = strerror(f.err);
 		return 0;
-	}
-	memset(&kp, 0, sizeof(kp));
-	kp.kref = kh->kref;
-	if (parse(fd, &kp) < 0) {
-		close(fd);
-		pd_symtab_builder_free(&kp.b);
+	case KF_READ:
 		*why = "cannot read it";
 		return 0;
-	}
-	close(fd);
-	if (pd_symtab_finish(&kp.b, &kh->ksyms, 1) < 0) {
+	case KF_NOMEM:
 		*why = "out of memory";
 		return 0;
+	case KF_OK:
+		break;
 	}
-	if (kp.nonzero == 0) {
+	kh->ksyms = f.st;
+	if (f.kp.nonzero == 0) {
 		pd_symtab_free(&kh->ksyms);
-		*why = kp.n == 0 ? "no symbols" : "its addresses are hidden "
+		*why = f.kp.n == 0 ? "no symbols" : "its addresses are hidden "
 		    "(kernel.kptr_restrict; run as root)";
 		return 0;
 	}
-	if (kp.has_ref && kh->kref_addr != kp.ref) {
+	if (f.kp.has_ref && kh->kref_addr != f.kp.ref) {
 		if (!relocate) {
 			/* This host, yet another boot: never wrong names. */
 			pd_symtab_free(&kh->ksyms);
-			*ref = kp.ref;
+			*ref = f.kp.ref;
 			return -2;
 		}
-		delta = (int64_t)(kh->kref_addr - kp.ref);
+		delta = (int64_t)(kh->kref_addr - f.kp.ref);
 		for (i = 0; i < kh->ksyms.n; i++) {
 			kh->ksyms.syms[i].start += delta;
 			kh->ksyms.syms[i].end += delta;
@@ -369,7 +465,7 @@ take(struct pd_syms *sy, struct khost *kh, const char *file, int relocate)
 	char w[160];
 	int r;
 
-	if ((r = load_file(kh, file, relocate, &why, &ref)) == 0)
+	if ((r = load_file(sy, kh, file, relocate, &why, &ref)) == 0)
 		pd_syms_note(sy, "%s%s: %s; kernel symbols are not shown",
 		    who(sy, kh, w, sizeof(w)), file, why);
 	else if (r == -2)
@@ -418,7 +514,7 @@ load_by_bid(struct pd_syms *sy, struct khost *kh)
 	hlen = host_bid(hid);
 	pd_bid_hex(have, hid, hlen);
 	if (hlen == kh->kbidlen && memcmp(hid, kh->kbid, hlen) == 0) {
-		r = load_file(kh, "/proc/kallsyms", 0, &why, &ref);
+		r = load_file(sy, kh, "/proc/kallsyms", 0, &why, &ref);
 		if (sy->verbose)
 			pd_syms_note(sy, "[kernel.kallsyms]: /proc/kallsyms: %s",
 			    r == 1 ? "used" : r == 0 ? why : "another boot");
@@ -432,7 +528,7 @@ load_by_bid(struct pd_syms *sy, struct khost *kh)
 		    sy->bid_dir, want, want + 2) : asprintf(&p,
 		    "%s/[kernel.kallsyms]/%s/kallsyms", sy->bid_dir, want)) < 0)
 			return 0;
-		r = load_file(kh, p, 1, &why, &ref);
+		r = load_file(sy, kh, p, 1, &why, &ref);
 		if (sy->verbose)
 			pd_syms_note(sy, "[kernel.kallsyms]: %s: %s", p,
 			    r == 1 ? "used" : why);
@@ -537,6 +633,38 @@ pd_kallsyms_load(struct pd_syms *sy, struct khost *kh)
 	if (r)
 		kh->ktried = 1;
 	return r;
+}
+
+void
+pd_kallsyms_prefetch(struct pd_syms *sy, struct khost *kh)
+{
+	struct pd_kprefetch *p;
+	unsigned char hid[20];
+	struct utsname u;
+
+	/* Only where pd_kallsyms_load would read it, and once. */
+	if (sy->kpre_tried || sy->dso_only || kh->ktried != 0 ||
+	    khost_name(sy, kh) != NULL || khost_file(sy, kh) != NULL ||
+	    sy->symfs != NULL || sy->nsdirs > 0)
+		return;
+	if (kh->kbidlen > 0) {
+		if (host_bid(hid) != kh->kbidlen ||
+		    memcmp(hid, kh->kbid, kh->kbidlen) != 0)
+			return;
+	} else if (!names_host(sy) || uname(&u) < 0 ||
+	    strcmp(u.release, sy->hi.osrelease) != 0 ||
+	    strcmp(u.nodename, sy->hi.hostname) != 0)
+		return;
+	sy->kpre_tried = 1;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return;
+	p->kh = kh;
+	memcpy(p->kref, kh->kref, sizeof(p->kref));
+	if (pthread_create(&p->th, NULL, prefetch_run, p) != 0) {
+		free(p);
+		return;
+	}
+	sy->kpre = p;
 }
 
 void

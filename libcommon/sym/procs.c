@@ -663,6 +663,7 @@ do_mmap(struct pd_syms *sy, const struct pd_evlist *el,
 			    ref != NULL ? ref + 1 : "");
 			kh->kref_addr = m.pgoff;
 			pd_kallsyms_bid(sy, kh, id.bid, id.bidlen);
+			pd_kallsyms_prefetch(sy, kh);
 		}
 	} else if ((p = pd_syms_proc(sy, pid, 1)) == NULL)
 		return -1;

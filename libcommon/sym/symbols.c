@@ -234,6 +234,7 @@ pd_syms_free(struct pd_syms *sy)
 
 	if (sy == NULL)
 		return;
+	pd_kallsyms_prefetch_free(sy);
 	pd_syms_procs_free(sy);
 	pd_srcache_free(sy);
 	pd_dsos_free(sy);

@@ -207,6 +207,8 @@ struct pd_syms {
 	struct khost	*kh;
 	struct pd_hosts	 hosts;		/* events to hosts */
 	int		 host;		/* pd_kallsyms_host + 2, 0: unknown */
+	struct pd_kprefetch *kpre;	/* /proc/kallsyms read ahead, or NULL */
+	int		 kpre_tried;	/* one read ahead at most */
 	/* --kallsyms HOST=FILE, each "HOST=FILE" */
 	char		**kfiles;
 	size_t		 nkfiles;
@@ -330,6 +332,15 @@ int		 pd_kallsyms_load(struct pd_syms *, struct khost *);
  */
 void		 pd_kallsyms_bid(struct pd_syms *, struct khost *,
 		    const unsigned char *bid, size_t len);
+/*
+ * The stream's kernel map of kh was read: /proc/kallsyms read ahead on
+ * a thread when pd_kallsyms_load would read it for kh (the user named
+ * no file, and the stream's kernel build id, or else its host and
+ * release, are this machine's). pd_kallsyms_prefetch_free stops and
+ * drops a read ahead no load took.
+ */
+void		 pd_kallsyms_prefetch(struct pd_syms *, struct khost *);
+void		 pd_kallsyms_prefetch_free(struct pd_syms *);
 /*
  * The stream gave [kernel.kallsyms] different build ids (BUILD_ID
  * records, which do not say whose kernel is theirs): kh's, when it took
