@@ -37,18 +37,23 @@ names_host(const struct pd_syms *sy)
 	return (sy->hi.seen & need) == need;
 }
 
-int
-pd_kallsyms_host(struct pd_syms *sy)
+/* Whether name and rel are this machine's: 1, 0, -1 when it cannot tell. */
+static int
+this_host(const char *name, const char *rel)
 {
 	struct utsname u;
 
-	if (sy->host != 0)
-		return sy->host - 2;
-	if (!names_host(sy) || uname(&u) < 0)
-		sy->host = 1;
-	else
-		sy->host = strcmp(u.release, sy->hi.osrelease) == 0 &&
-		    strcmp(u.nodename, sy->hi.hostname) == 0 ? 3 : 2;
+	if (uname(&u) < 0)
+		return -1;
+	return strcmp(u.release, rel) == 0 && strcmp(u.nodename, name) == 0;
+}
+
+int
+pd_kallsyms_host(struct pd_syms *sy)
+{
+	if (sy->host == 0)
+		sy->host = names_host(sy) ?
+		    this_host(sy->hi.hostname, sy->hi.osrelease) + 2 : 1;
 	return sy->host - 2;
 }
 
@@ -83,18 +88,13 @@ host_names(const struct pd_syms *sy, const struct khost *kh,
 static int
 khost_here(struct pd_syms *sy, struct khost *kh)
 {
-	struct utsname u;
 	const char *name, *rel;
 
 	if (khost_name(sy, kh) == NULL)
 		return pd_kallsyms_host(sy);
-	if (kh->host != 0)
-		return kh->host - 2;
-	if (!host_names(sy, kh, &name, &rel) || uname(&u) < 0)
-		kh->host = 1;
-	else
-		kh->host = strcmp(u.release, rel) == 0 &&
-		    strcmp(u.nodename, name) == 0 ? 3 : 2;
+	if (kh->host == 0)
+		kh->host = host_names(sy, kh, &name, &rel) ?
+		    this_host(name, rel) + 2 : 1;
 	return kh->host - 2;
 }
 
@@ -640,7 +640,6 @@ pd_kallsyms_prefetch(struct pd_syms *sy, struct khost *kh)
 {
 	struct pd_kprefetch *p;
 	unsigned char hid[20];
-	struct utsname u;
 
 	/* Only where pd_kallsyms_load would read it, and once. */
 	if (sy->kpre_tried || sy->dso_only || kh->ktried != 0 ||
@@ -651,9 +650,8 @@ pd_kallsyms_prefetch(struct pd_syms *sy, struct khost *kh)
 		if (host_bid(hid) != kh->kbidlen ||
 		    memcmp(hid, kh->kbid, kh->kbidlen) != 0)
 			return;
-	} else if (!names_host(sy) || uname(&u) < 0 ||
-	    strcmp(u.release, sy->hi.osrelease) != 0 ||
-	    strcmp(u.nodename, sy->hi.hostname) != 0)
+	} else if (!names_host(sy) ||
+	    this_host(sy->hi.hostname, sy->hi.osrelease) != 1)
 		return;
 	sy->kpre_tried = 1;
 	if ((p = calloc(1, sizeof(*p))) == NULL)
