@@ -511,7 +511,7 @@ is_pid_name(const char *name)
 static void
 test_pid_offsets(void)
 {
-	unsigned char buf[256];
+	unsigned char rb[256];
 	const struct pd_field *f;
 	struct offs want, o;
 	struct pd_rec r;
@@ -530,9 +530,9 @@ test_pid_offsets(void)
 				add_pid(&want, off, f->size);
 			off += f->size;
 		}
-		memset(buf, 0, sizeof(buf));
-		pd_header_put(buf, t, 0, sizeof(buf) - 8 * 8, 0);
-		r = view(buf);
+		memset(rb, 0, sizeof(rb));
+		pd_header_put(rb, t, 0, sizeof(rb) - 8 * 8, 0);
+		r = view(rb);
 		memset(&o, 0, sizeof(o));
 		pd_record_pid_offsets(&r, add_pid, &o);
 		if (t == PD_RECORD_ID_INDEX)
@@ -543,21 +543,21 @@ test_pid_offsets(void)
 			printf("# type %u: %zu pid fields, the table %zu\n", t,
 			    o.n, want.n);
 	}
-	memset(buf, 0, sizeof(buf));
-	pd_header_put(buf, PD_RECORD_ID_INDEX, 0, 16 + 2 * 32, 0);
-	pd_put_u64(buf + 8, 2);
-	r = view(buf);
+	memset(rb, 0, sizeof(rb));
+	pd_header_put(rb, PD_RECORD_ID_INDEX, 0, 16 + 2 * 32, 0);
+	pd_put_u64(rb + 8, 2);
+	r = view(rb);
 	memset(&o, 0, sizeof(o));
 	pd_record_pid_offsets(&r, add_pid, &o);
 	T(o.n == 2 && o.off[0] == 40 * 16 + 4 && o.off[1] == 72 * 16 + 4);
-	pd_header_put(buf, PD_RECORD_THREAD_MAP, 0, 16 + 2 * 24 + 8, 0);
-	pd_put_u64(buf + 8, 3);			/* says 3, holds 2 */
-	r = view(buf);
+	pd_header_put(rb, PD_RECORD_THREAD_MAP, 0, 16 + 2 * 24 + 8, 0);
+	pd_put_u64(rb + 8, 3);			/* says 3, holds 2 */
+	r = view(rb);
 	memset(&o, 0, sizeof(o));
 	pd_record_pid_offsets(&r, add_pid, &o);
 	T(o.n == 2 && o.off[0] == 16 * 16 + 8 && o.off[1] == 40 * 16 + 8);
-	pd_header_put(buf, PERF_RECORD_FORK, 0, 23, 0);	/* too short */
-	r = view(buf);
+	pd_header_put(rb, PERF_RECORD_FORK, 0, 23, 0);	/* too short */
+	r = view(rb);
 	memset(&o, 0, sizeof(o));
 	pd_record_pid_offsets(&r, add_pid, &o);
 	T(o.n == 0);

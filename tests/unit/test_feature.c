@@ -260,7 +260,7 @@ static void
 test_decode(void)
 {
 	struct seen s;
-	struct pd_dvisit v = { v_val, v_open, v_close, &s };
+	struct pd_dvisit v = { v_val, v_open, v_close, &s, NULL };
 	const char *why = NULL;
 	size_t at, cut;
 	int ok = 1;
