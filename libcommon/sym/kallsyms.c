@@ -325,6 +325,10 @@ kfile_read(struct kfile *f, const char *file, const char *kref,
  * are loaded and unwound: read on a thread from the kernel map on, it
  * is ready by then. The thread reads and parses it exactly as
  * load_file would, into a table of its own, which load_file takes.
+ * Started at the first kernel sample instead, it came too late to hide
+ * anything. So a stream with a kernel map and no kernel sample pays
+ * for it: the other core's time, and the table's memory (about 6 MiB
+ * at most) as far as the thread got before pd_syms_free stopped it.
  */
 struct pd_kprefetch {
 	pthread_t	 th;

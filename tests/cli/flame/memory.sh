@@ -7,11 +7,14 @@
 #   about the same peak RSS. Both are sorted and cut into rounds of 64
 #   records (restream rounds): samples wait for their round to end, as in perf
 #   script, so only per-sample memory could still make the repeated one
-#   cost more. The same samples, the same files and kernel frames: two
-#   recordings of different lengths do not touch the same files (a
-#   kernel frame in one alone loads kallsyms, 4 MiB; CI once measured
-#   13460 KiB, then 17668) nor the same pages of them (a user-only pair
-#   measured 4.5 MiB, then 11.4, before and after this session alike).
+#   cost more. The same samples, the same files: two recordings of
+#   different lengths do not touch the same files nor the same pages of
+#   them (a user-only pair measured 4.5 MiB, then 11.4, before and after
+#   this session alike).
+# User frames only (cpu-clock:u, as export/memory.sh): a kernel frame in
+# one alone loads kallsyms, 4 MiB (CI once measured 13460 KiB, then
+# 17668), and with a kernel map /proc/kallsyms is read ahead on a thread
+# that a short run stops sooner than a long one (16120 KiB, then 22212).
 . "$PD_TOP/tests/cli/lib.sh"
 . "$PD_TOP/tests/cli/flame/lib.inc"
 need_perf
@@ -21,7 +24,7 @@ rusage=$PD_TBIN/bench/rusage
 restream=$PD_TBIN/gen/restream
 build_prog
 
-perf record -q -e cpu-clock -F 999 -g -o - -- ./prog 200 > one.data \
+perf record -q -e cpu-clock:u -F 999 -g -o - -- ./prog 200 > one.data \
     2> rec.err || fail "perf record: $(cat rec.err)"
 "$restream" repeat 500 < one.data > many.data || fail "restream repeat"
 pddump --folded < one.data > one.folded || fail "pddump --folded one.data"
