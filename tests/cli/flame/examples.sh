@@ -38,7 +38,7 @@ set -- $(hot_counts prog.folded)
 # pddump: periods, as perf script's folded by collapse.py --period.
 perf script -i perf.data 2> /dev/null |
     python3 "$PD_TOP/tests/cli/flame/collapse.py" --period > want.folded
-same_but_plt want.folded perf.folded || fail "perf.folded: $(head diff.txt)"
+diff -u want.folded perf.folded > diff.txt || fail "perf.folded: $(head diff.txt)"
 # pdstat: the picture (the second example's, the summary apart).
 python3 "$PD_TOP/tests/cli/flame/svgcheck.py" flame.svg --name pd_flame_hot ||
 	fail "flame.svg"
