@@ -8,7 +8,9 @@
  * comes from this host and boot (same os release and hostname, and the
  * kernel mmap's reference symbol at the address kallsyms gives). A file
  * of another boot is relocated by the difference at that reference
- * symbol, as perf does for KASLR.
+ * symbol, as perf does for KASLR. Where the load would read
+ * /proc/kallsyms, a thread reads it ahead from the kernel map on
+ * (pd_kallsyms_prefetch).
  */
 #include <inttypes.h>
 #include <errno.h>
