@@ -100,7 +100,7 @@ int	perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu,
 	    int group);
 void	zfail(void) __attribute__((noreturn));
 /* queue.c */
-struct chunk	*chunk_new(void);
+struct chunk	*chunk_new(int huge);
 int	queue_drain(int fd);
 int	queue_put(const void *p, size_t n);
 int	queue_write(int fd);

@@ -550,7 +550,7 @@ start_output(struct pd_output *out, pid_t child, int go)
 	outflags = fcntl(out->fd, F_GETFL);
 	if (out->path == NULL && outflags >= 0)
 		fcntl(out->fd, F_SETFL, outflags | O_NONBLOCK);
-	for (i = 0; i < POOL_PREFAULT && (ch = chunk_new()) != NULL; i++) {
+	for (i = 0; i < POOL_PREFAULT && (ch = chunk_new(1)) != NULL; i++) {
 		ch->next = q.free;
 		q.free = ch;
 		q.nfree++;
