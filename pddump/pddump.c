@@ -212,8 +212,14 @@ dump_end(struct dumper *d, int status)
 		    d->fold_bad_why, d->fold_bad, d->fold_bad > 1 ? "s" : "");
 		status = PD_EXIT_DATA;
 	}
-	if (d->fold != NULL)
+	if (d->fold != NULL) {
+		if (pd_fold_settle(d->fold) < 0) {
+			pd_warnx("%s: out of memory: samples left out of the "
+			    "stacks", name);
+			status = PD_EXIT_DATA;
+		}
 		pd_fold_forget(d->fold);	/* the stacks stay */
+	}
 	if (d->sy != NULL) {
 		pd_syms_end(d->sy, d->el);
 		print_notes(d);

@@ -673,6 +673,12 @@ flame_forget(struct flame *fl)
 }
 
 int
+flame_settle(struct flame *fl)
+{
+	return pd_fold_settle(fl->fold);
+}
+
+int
 flame_sample(struct flame *fl, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *fr, size_t n)
 {

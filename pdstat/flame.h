@@ -79,6 +79,12 @@ int	flame_sample(struct flame *, struct pd_syms *sy,
 /* Before the input's sy goes: the fold forgets the names it kept. */
 void	flame_forget(struct flame *);
 
+/*
+ * The kernel frames kept by address named (pd_fold_settle), before
+ * pd_syms_end. 0, or -1 when out of memory.
+ */
+int	flame_settle(struct flame *);
+
 /* The samples folded, and the name of the event they are of. */
 uint64_t	 flame_samples(const struct flame *);
 uint64_t	 flame_left_out(const struct flame *);	/* other events */

@@ -193,6 +193,8 @@ names_end(struct names *nm)
 
 	pd_symq_flush(nm->sq);
 	r = drain(nm);
+	if (nm->fl != NULL && flame_settle(nm->fl) < 0)
+		r = -1;
 	pd_syms_end(nm->sy, nm->el);
 	return r;
 }

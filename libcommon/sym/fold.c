@@ -224,6 +224,29 @@ struct cent {
 	uint8_t		 java, used;
 };
 
+/*
+ * Kernel frames kept by address. /proc/kallsyms takes the kernel 30 to
+ * 50 ms to write, a fifth of a flame graph of 800,000 samples and most
+ * of a small one's; it is read ahead on a thread (pd_syms_kernel_waits),
+ * and while it is, a sample's kernel frames go into its stack as ids of
+ * their own (KEPT | index) and the stack into `pend`. When the names
+ * come (or anything they depend on is about to change:
+ * pd_syms_on_kernel_change), settle() names each kept address once, as
+ * its samples would have named it then, and moves every pending stack
+ * into the real ones with its frames spelled out. The stacks are the
+ * same as if the names had been there all along: the order stacks are
+ * added in shows nowhere (they are sorted before anything is written),
+ * and a stack that reaches IDS_MAX, where a frame's spelling would
+ * change what is cut, is not kept but waits for the names.
+ */
+#define KEPT		0x80000000U
+
+struct kept {
+	uint64_t	 addr;
+	uint32_t	 at, n;		/* in kids, once named */
+	int		 java;
+};
+
 struct pd_fold {
 	struct pd_stacks	*st;
 	int			 view;	/* our word of the pd_syms' address
@@ -236,8 +259,19 @@ struct pd_fold {
 	char			*event;
 	uint64_t		 left_out;
 	struct pd_syms		*inl;		/* inlined functions from */
+	/* Kernel frames kept by address (struct kept), for psy. */
+	struct pd_syms		*psy;		/* NULL: none kept */
+	struct pd_stacks	*pend;		/* the stacks that hold them */
+	struct kept		*kept;
+	size_t			 nkept, keptcap;
+	uint32_t		*kslot;		/* kept index + 1; 0: free */
+	size_t			 kscap;		/* a power of two */
+	uint32_t		*kids;		/* their ids, once named */
+	size_t			 nkids, kidscap;
+	int			 nomem;		/* a settle ran out of memory */
 	struct comm_slot	 comms[COMM_SLOTS];
 	uint32_t		 ids[IDS_MAX];
+	size_t			 nids;		/* in ids, by stack_frames */
 	char			 buf[FRAME_BUF];
 };
 
@@ -260,6 +294,12 @@ pd_fold_free(struct pd_fold *f)
 {
 	if (f == NULL)
 		return;
+	if (f->psy != NULL)	/* its pd_syms is still here: let it go */
+		(void)pd_syms_on_kernel_change(f->psy, NULL, NULL);
+	pd_stacks_free(f->pend);
+	free(f->kept);
+	free(f->kslot);
+	free(f->kids);
 	pd_stacks_free(f->st);
 	free(f->cache);
 	free(f->cids);
@@ -270,6 +310,9 @@ pd_fold_free(struct pd_fold *f)
 void
 pd_fold_forget(struct pd_fold *f)
 {
+	/* Out of memory, the next pd_fold_add_frames says so. */
+	if (pd_fold_settle(f) < 0)
+		f->nomem = 1;
 	if (f->cache != NULL)
 		memset(f->cache, 0, f->ccap * sizeof(*f->cache));
 	f->cn = 0;
@@ -493,42 +536,166 @@ pd_fold_add(struct pd_fold *f, const char *event, const char *comm,
 	return 1;
 }
 
-int
-pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
-    uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
-    uint64_t period)
+/* The id of kernel address addr kept for later; -1: out of memory. */
+static int
+keep(struct pd_fold *f, uint64_t addr, int java, uint32_t *id)
 {
-	const uint32_t *ids;
-	size_t k;
-	int r;
+	uint64_t key = addr << 1 | (uint64_t)java;
+	size_t i, mask;
+	uint32_t k;
 
-	if ((r = pd_fold_stack_frames(f, sy, event, pid, tid, frames, n, &ids,
-	    &k)) <= 0)
-		return r;
-	if (pd_stacks_add(f->st, ids, k, 1, period) < 0)
-		return -1;
-	return 1;
+	if ((f->nkept + 1) * 2 > f->kscap) {
+		size_t cap = f->kscap ? f->kscap * 2 : 1024, n;
+		uint32_t *v = calloc(cap, sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		free(f->kslot);
+		f->kslot = v;
+		f->kscap = cap;
+		for (n = 0; n < f->nkept; n++) {
+			key = f->kept[n].addr << 1 | (uint64_t)f->kept[n].java;
+			for (i = (key * 0x9e3779b97f4a7c15ULL) >> 40 & (cap - 1);
+			    v[i] != 0; i = (i + 1) & (cap - 1))
+				;
+			v[i] = (uint32_t)n + 1;
+		}
+		key = addr << 1 | (uint64_t)java;
+	}
+	mask = f->kscap - 1;
+	for (i = (key * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
+	    (k = f->kslot[i]) != 0; i = (i + 1) & mask)
+		if (f->kept[k - 1].addr == addr && f->kept[k - 1].java == java) {
+			*id = KEPT | (k - 1);
+			return 0;
+		}
+	if (f->nkept == f->keptcap) {
+		size_t cap = f->keptcap ? f->keptcap * 2 : 1024;
+		struct kept *v = realloc(f->kept, cap * sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		f->kept = v;
+		f->keptcap = cap;
+	}
+	f->kept[f->nkept].addr = addr;
+	f->kept[f->nkept].java = java;
+	f->kslot[i] = (uint32_t)++f->nkept;
+	*id = KEPT | (uint32_t)(f->nkept - 1);
+	return 0;
+}
+
+/* pd_syms_on_kernel_change's: the names are wanted now. */
+static void
+settle_now(void *ctx)
+{
+	struct pd_fold *f = ctx;
+
+	if (pd_fold_settle(f) < 0)
+		f->nomem = 1;
 }
 
 int
-pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
+pd_fold_settle(struct pd_fold *f)
+{
+	struct pd_syms *sy = f->psy;
+	struct pd_stack s;
+	const uint32_t *fid;
+	size_t i, j, k, m;
+	int r = -1;
+
+	if (sy == NULL)
+		return 0;
+	f->psy = NULL;
+	(void)pd_syms_on_kernel_change(sy, NULL, NULL);
+	/* Each kept address named once, by the rules of its samples. */
+	for (i = 0; i < f->nkept; i++) {
+		struct kept *kp = &f->kept[i];
+		struct pd_symc *c = pd_syms_lookup(sy, 0,
+		    PERF_RECORD_MISC_KERNEL, kp->addr);
+
+		if (frame_ids(f, c->r.name, c->r.dso != NULL ? c->r.dso :
+		    "[unknown]", kp->java, &fid, &m) < 0)
+			goto out;
+		if (f->nkids + m > f->kidscap) {
+			size_t cap = f->kidscap ? f->kidscap * 2 : 4096;
+			uint32_t *v;
+
+			while (cap < f->nkids + m)
+				cap *= 2;
+			if ((v = realloc(f->kids, cap * sizeof(*v))) == NULL)
+				goto out;
+			f->kids = v;
+			f->kidscap = cap;
+		}
+		memcpy(f->kids + f->nkids, fid, m * sizeof(*fid));
+		kp->at = (uint32_t)f->nkids;
+		kp->n = (uint32_t)m;
+		f->nkids += m;
+	}
+	/* Each pending stack spelled out, as pd_fold_add_frames does. */
+	for (i = 0; f->pend != NULL && i < pd_stacks_count(f->pend); i++) {
+		pd_stacks_get(f->pend, i, &s);
+		for (j = k = 0; j < s.n; j++) {
+			const struct kept *kp;
+
+			if (!(s.ids[j] & KEPT)) {
+				if (k < IDS_MAX)
+					f->ids[k++] = s.ids[j];
+				continue;
+			}
+			kp = &f->kept[s.ids[j] & ~KEPT];
+			m = kp->n < IDS_MAX - k ? kp->n : IDS_MAX - k;
+			memcpy(f->ids + k, f->kids + kp->at, m * sizeof(*fid));
+			k += m;
+		}
+		if (pd_stacks_add(f->st, f->ids, k, s.count, s.period) < 0)
+			goto out;
+	}
+	r = 0;
+out:
+	pd_stacks_free(f->pend);
+	f->pend = NULL;
+	f->nkept = f->nkids = 0;
+	if (f->kslot != NULL)
+		memset(f->kslot, 0, f->kscap * sizeof(*f->kslot));
+	return r;
+}
+
+/*
+ * The stack of a sample as pd_fold_stack_frames makes it; with `defer`,
+ * its kernel frames are kept by address while their names wait (*kept
+ * then 1: the stack goes into f->pend).
+ */
+static int
+stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
     uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
-    const uint32_t **ids, size_t *nids)
+    int defer, int *kept)
 {
 	const uint32_t *fid;
 	size_t i, k = 1, m;
 	int java, rv;
+	uint32_t kid;
 
+	*kept = 0;
 	if ((rv = fold_head(f, event, pd_syms_comm(sy, pid, tid), tid,
 	    &java)) <= 0)
 		return rv;
 	if (f->view == -1 && (f->view = pd_syms_view_new(sy)) < 0)
 		f->view = -2;
 	for (i = n; i-- > 0;) {
-		struct pd_symc *c = pd_syms_lookup(sy, pid, frames[i].cpumode,
-		    frames[i].addr);
+		struct pd_symc *c;
 		uint64_t v;
 
+		if (defer && frames[i].cpumode == PERF_RECORD_MISC_KERNEL) {
+			if (keep(f, frames[i].addr, java, &kid) < 0)
+				return -1;
+			if (k < IDS_MAX)
+				f->ids[k++] = kid;
+			*kept = 1;
+			continue;
+		}
+		c = pd_syms_lookup(sy, pid, frames[i].cpumode, frames[i].addr);
 		/* A java frame is named otherwise: not kept. */
 		if (f->view >= 0 && !java && (v = c->view[f->view]) != 0) {
 			fid = f->cids + (uint32_t)(v >> 16);
@@ -560,7 +727,79 @@ pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
 		while (m-- > 0)
 			f->ids[k++] = *fid++;
 	}
+	f->nids = k;
+	return 1;
+}
+
+/*
+ * Whether this sample's kernel frames may wait for their names: while
+ * sy's do (pd_syms_kernel_waits), for one pd_syms at a time; the
+ * first such sample asks to be told before they change.
+ */
+static int
+may_defer(struct pd_fold *f, struct pd_syms *sy)
+{
+	if (f->psy != NULL && f->psy != sy && pd_fold_settle(f) < 0)
+		return -1;
+	if (!pd_syms_kernel_waits(sy)) {
+		/* The names are here: the kept frames get them. */
+		return f->psy != NULL && pd_fold_settle(f) < 0 ? -1 : 0;
+	}
+	if (f->psy == NULL) {
+		if (pd_syms_on_kernel_change(sy, settle_now, f) < 0)
+			return 0;
+		f->psy = sy;
+	}
+	return 1;
+}
+
+int
+pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
+    uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
+    uint64_t period)
+{
+	int r, defer, kept;
+
+	if (f->nomem)
+		return -1;
+	if ((defer = may_defer(f, sy)) < 0)
+		return -1;
+	if ((r = stack_frames(f, sy, event, pid, tid, frames, n, defer,
+	    &kept)) <= 0)
+		return r;
+	if (kept && f->nids >= IDS_MAX) {
+		/* Cut short: only the names say where. */
+		if (pd_fold_settle(f) < 0)
+			return -1;
+		if ((r = stack_frames(f, sy, event, pid, tid, frames, n, 0,
+		    &kept)) <= 0)
+			return r;
+	}
+	if (kept) {
+		if (f->pend == NULL && (f->pend = pd_stacks_new()) == NULL)
+			return -1;
+		return pd_stacks_add(f->pend, f->ids, f->nids, 1, period) < 0 ?
+		    -1 : 1;
+	}
+	if (pd_stacks_add(f->st, f->ids, f->nids, 1, period) < 0)
+		return -1;
+	return 1;
+}
+
+int
+pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
+    uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
+    const uint32_t **ids, size_t *nids)
+{
+	int kept, r;
+
+	/* Its caller keeps the ids: nothing may be spelled out later. */
+	if (f->nomem || pd_fold_settle(f) < 0)
+		return -1;
+	if ((r = stack_frames(f, sy, event, pid, tid, frames, n, 0,
+	    &kept)) <= 0)
+		return r;
 	*ids = f->ids;
-	*nids = k;
+	*nids = f->nids;
 	return 1;
 }

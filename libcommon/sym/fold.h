@@ -103,6 +103,17 @@ int	pd_fold_stack_frames(struct pd_fold *, struct pd_syms *sy,
  */
 void	pd_fold_set_inline(struct pd_fold *, struct pd_syms *sy);
 
+/*
+ * pd_fold_add_frames keeps a sample's kernel frames by address while
+ * their names wait for /proc/kallsyms, read ahead on a thread
+ * (pd_syms_kernel_waits), and names them once the names are there or
+ * are about to change. Names them now: call it before pd_syms_end (so
+ * that what naming them has to say comes with that input's notes).
+ * 0, or -1 when out of memory (those samples are then not counted).
+ * pd_fold_forget does it too.
+ */
+int	pd_fold_settle(struct pd_fold *);
+
 /* Forgets the string addresses seen so far; the stacks stay. */
 void	pd_fold_forget(struct pd_fold *);
 

@@ -337,6 +337,7 @@ struct pd_kprefetch {
 	const struct khost *kh;
 	char		 kref[sizeof(((struct khost *)0)->kref)];
 	int		 stop;		/* atomic: not wanted */
+	int		 done;		/* atomic: f is read */
 	struct kfile	 f;
 };
 
@@ -346,7 +347,18 @@ prefetch_run(void *arg)
 	struct pd_kprefetch *p = arg;
 
 	kfile_read(&p->f, "/proc/kallsyms", p->kref, &p->stop);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+int
+pd_kallsyms_waits(const struct pd_syms *sy)
+{
+	const struct pd_kprefetch *p = sy->kpre;
+
+	return p != NULL && p->kh == sy->kh && sy->kh->ktried == 0 &&
+	    strcmp(p->kref, sy->kh->kref) == 0 &&
+	    !__atomic_load_n(&p->done, __ATOMIC_ACQUIRE);
 }
 
 /*
@@ -681,6 +693,7 @@ pd_kallsyms_bid(struct pd_syms *sy, struct khost *kh,
 
 	if (len == 0 || kh->kbidlen != 0)
 		return;
+	pd_syms_kernel_changing(sy);
 	kh->kbidlen = len > 20 ? 20 : len;
 	memcpy(kh->kbid, bid, kh->kbidlen);
 	/* A perf pipe stream gives it at its end: check the guess made. */

@@ -652,6 +652,7 @@ do_mmap(struct pd_syms *sy, const struct pd_evlist *el,
 	if (kernel) {
 		struct khost *kh;
 
+		pd_syms_kernel_changing(sy);
 		/* Its host's kernel: a merged stream has several. */
 		if ((kh = pd_syms_rec_khost(sy, el, rec)) == NULL)
 			return -1;
@@ -761,8 +762,11 @@ pd_syms_record(struct pd_syms *sy, const struct pd_evlist *el,
 	case PERF_RECORD_MMAP2:
 		return do_mmap(sy, el, rec);
 	case PD_RECORD_HEADER_BUILD_ID:
+		/* The kernel's build id, or a host's name, picks its file. */
+		pd_syms_kernel_changing(sy);
 		return do_build_id(sy, rec);
 	case PD_RECORD_HEADER_FEATURE:
+		pd_syms_kernel_changing(sy);
 		return header_feature(sy, rec);
 	case PD_RECORD_HEADER_ATTR:
 	case PD_RECORD_EVENT_UPDATE:

@@ -160,6 +160,7 @@ pd_syms_end(struct pd_syms *sy, const struct pd_evlist *el)
 	size_t nv[2] = { sy->nkfiles, sy->nsdirs }, i, j, nev;
 	char hosts[256];
 
+	pd_syms_kernel_changing(sy);	/* its notes before the end's */
 	if (sy->nkfiles + sy->nsdirs == 0)
 		return;
 	/* The hosts of the events as they are now. */
@@ -234,6 +235,7 @@ pd_syms_free(struct pd_syms *sy)
 
 	if (sy == NULL)
 		return;
+	pd_syms_kernel_changing(sy);	/* while everything is in place */
 	pd_kallsyms_prefetch_free(sy);
 	pd_syms_procs_free(sy);
 	pd_srcache_free(sy);
@@ -520,6 +522,7 @@ pd_syms_set_event(struct pd_syms *sy, const struct pd_evlist *el,
 
 	if (k == sy->kh->k)
 		return k;
+	pd_syms_kernel_changing(sy);
 	/* Out of memory: the first host's (as before there were hosts). */
 	if ((kh = pd_syms_khost(sy, k)) == NULL) {
 		sy->kh = &sy->k0;
@@ -527,6 +530,23 @@ pd_syms_set_event(struct pd_syms *sy, const struct pd_evlist *el,
 	}
 	sy->kh = kh;
 	return k;
+}
+
+int
+pd_syms_kernel_waits(const struct pd_syms *sy)
+{
+	return pd_kallsyms_waits(sy);
+}
+
+int
+pd_syms_on_kernel_change(struct pd_syms *sy, void (*fn)(void *), void *ctx)
+{
+	if (fn != NULL && sy->khook != NULL && (sy->khook != fn ||
+	    sy->khook_ctx != ctx))
+		return -1;
+	sy->khook = fn;
+	sy->khook_ctx = ctx;
+	return 0;
 }
 
 unsigned

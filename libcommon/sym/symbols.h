@@ -136,6 +136,20 @@ int	pd_syms_record(struct pd_syms *, const struct pd_evlist *,
 unsigned	 pd_syms_set_event(struct pd_syms *, const struct pd_evlist *,
 		    const struct pd_evsel *);
 
+/*
+ * Kernel names may wait for /proc/kallsyms, which is read ahead on a
+ * thread (30 to 50 ms of the kernel's time): 1 while a kernel address
+ * resolved now would wait for it, else 0. A tool that can name kernel
+ * frames later (pd_fold) keeps them by address meanwhile and names them
+ * when `fn`, set here, is called: before the kernel's maps, host or
+ * build id change, at pd_syms_end and at pd_syms_free, with the
+ * symbolizer still as the frames were sampled in. One fn at a time: -1
+ * when another is set (NULL clears it); it is cleared as it is called.
+ */
+int	pd_syms_kernel_waits(const struct pd_syms *);
+int	pd_syms_on_kernel_change(struct pd_syms *, void (*fn)(void *),
+	    void *ctx);
+
 /* The host the last pd_syms_set_event() set: 0 before any. */
 unsigned	 pd_syms_host(const struct pd_syms *);
 

@@ -209,6 +209,9 @@ struct pd_syms {
 	int		 host;		/* pd_kallsyms_host + 2, 0: unknown */
 	struct pd_kprefetch *kpre;	/* /proc/kallsyms read ahead, or NULL */
 	int		 kpre_tried;	/* one read ahead at most */
+	/* pd_syms_on_kernel_change's, or NULL */
+	void		(*khook)(void *);
+	void		*khook_ctx;
 	/* --kallsyms HOST=FILE, each "HOST=FILE" */
 	char		**kfiles;
 	size_t		 nkfiles;
@@ -341,6 +344,24 @@ void		 pd_kallsyms_bid(struct pd_syms *, struct khost *,
  */
 void		 pd_kallsyms_prefetch(struct pd_syms *, struct khost *);
 void		 pd_kallsyms_prefetch_free(struct pd_syms *);
+/* 1 while the current kernel's names wait for the read ahead. */
+int		 pd_kallsyms_waits(const struct pd_syms *);
+
+/*
+ * The kernel's maps, host or build id are about to change (or the
+ * input ends): a tool holding kernel frames by address names them now,
+ * in the state they were sampled in (pd_syms_on_kernel_change).
+ */
+static inline void
+pd_syms_kernel_changing(struct pd_syms *sy)
+{
+	void (*fn)(void *) = sy->khook;
+
+	if (fn != NULL) {
+		sy->khook = NULL;
+		fn(sy->khook_ctx);
+	}
+}
 /*
  * The stream gave [kernel.kallsyms] different build ids (BUILD_ID
  * records, which do not say whose kernel is theirs): kh's, when it took
