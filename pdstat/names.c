@@ -195,6 +195,8 @@ names_end(struct names *nm)
 	r = drain(nm);
 	if (nm->fl != NULL && flame_settle(nm->fl) < 0)
 		r = -1;
+	if (nm->top != NULL && symtop_settle(nm->top) < 0)
+		r = -1;
 	pd_syms_end(nm->sy, nm->el);
 	return r;
 }

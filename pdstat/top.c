@@ -97,6 +97,8 @@ struct symtop {
 	size_t		 thcap;
 	int		 tree_oom;
 	int		 sym_first;	/* --sort begins with sym */
+	struct pd_syms	*ksy;		/* its kernel ips kept: symtop_settle */
+	int		 nomem;		/* a settle ran out of memory */
 };
 
 static const struct {
@@ -180,6 +182,8 @@ symtop_free(struct symtop *t)
 {
 	if (t == NULL)
 		return;
+	if (t->ksy != NULL)	/* its pd_syms is still here: let it go */
+		(void)pd_syms_on_kernel_change(t->ksy, NULL, NULL);
 	free(t->rows);
 	free(t->tot);
 	free(t->fr);
@@ -226,10 +230,18 @@ key_eq(const struct key *a, const struct key *b)
 	    a->later == b->later && a->tid == b->tid;
 }
 
+/*
+ * A kernel ip kept by address while its name waits for /proc/kallsyms,
+ * read ahead on a thread (pd_syms_kernel_waits): its row's dso is this
+ * (by address), its sym NULL, its addr the ip, until symtop_settle.
+ */
+static const char kept_dso[] = "[kernel ip kept]";
+
+/* The rows moved to a table of ncap; those kept by address left out. */
 static int
-grow(struct symtop *t)
+rehash(struct symtop *t, size_t ncap, int drop_kept)
 {
-	size_t ncap = t->cap ? t->cap * 2 : 1024, i, j;
+	size_t i, j, n = 0;
 	struct row *nr;
 
 	if ((nr = calloc(ncap, sizeof(*nr))) == NULL)
@@ -237,17 +249,25 @@ grow(struct symtop *t)
 	for (i = 0; i < t->cap; i++) {
 		struct row *r = &t->rows[i];
 
-		if (!r->used)
+		if (!r->used || (drop_kept && r->k.dso == kept_dso))
 			continue;
 		j = key_hash(t, &r->k) & (ncap - 1);
 		while (nr[j].used)
 			j = (j + 1) & (ncap - 1);
 		nr[j] = *r;
+		n++;
 	}
 	free(t->rows);
 	t->rows = nr;
 	t->cap = ncap;
+	t->n = n;
 	return 0;
+}
+
+static int
+grow(struct symtop *t)
+{
+	return rehash(t, t->cap ? t->cap * 2 : 1024, 0);
 }
 
 /*
@@ -564,6 +584,84 @@ count_frames(struct symtop *t, struct key *k, uint64_t period, int kernel,
 	return 0;
 }
 
+/* pd_syms_on_kernel_change's: the names are wanted now. */
+static void
+settle_now(void *ctx)
+{
+	struct symtop *t = ctx;
+
+	if (symtop_settle(t) < 0)
+		t->nomem = 1;
+}
+
+int
+symtop_settle(struct symtop *t)
+{
+	struct pd_syms *sy = t->ksy;
+	struct row *kept = NULL, *r;
+	struct pd_symres res;
+	size_t i, nk = 0;
+	int oom = 0, rv = -1;
+
+	if (sy == NULL)
+		return 0;
+	t->ksy = NULL;
+	(void)pd_syms_on_kernel_change(sy, NULL, NULL);
+	/* The kept rows aside, the others in a table of their own. */
+	for (i = 0; i < t->cap; i++)
+		nk += t->rows[i].used && t->rows[i].k.dso == kept_dso;
+	if (nk == 0)
+		return 0;
+	if ((kept = malloc(nk * sizeof(*kept))) == NULL)
+		return -1;
+	for (i = 0, nk = 0; i < t->cap; i++)
+		if (t->rows[i].used && t->rows[i].k.dso == kept_dso)
+			kept[nk++] = t->rows[i];
+	if (rehash(t, t->cap, 1) < 0)
+		goto out;
+	/* Each into the row its name gives, as its samples would have. */
+	for (i = 0; i < nk; i++) {
+		struct key k = kept[i].k;
+
+		pd_syms_resolve(sy, 0, PERF_RECORD_MISC_KERNEL, k.addr, &res);
+		if ((r = row_get(t, &k, &res, res.rel, &oom)) == NULL) {
+			if (oom)
+				goto out;
+			t->tot[k.ev].dropped += kept[i].samples;
+			continue;
+		}
+		r->samples += kept[i].samples;
+		r->period += kept[i].period;
+	}
+	rv = 0;
+out:
+	free(kept);
+	return rv;
+}
+
+/*
+ * Whether this sample's kernel ip may wait for its name: only for a
+ * plain table by symbol (no frames, no trees), while sy's names wait,
+ * for one pd_syms at a time, far from the rows' bound.
+ */
+static int
+may_keep(struct symtop *t, struct pd_syms *sy)
+{
+	if (t->ksy != NULL && t->ksy != sy && symtop_settle(t) < 0)
+		return -1;
+	if (!pd_syms_kernel_waits(sy))
+		return t->ksy != NULL && symtop_settle(t) < 0 ? -1 : 0;
+	if (!t->has[SYMTOP_SYM] || needs_frames(&t->o) ||
+	    t->n >= ROWS_MAX / 2)
+		return 0;
+	if (t->ksy == NULL) {
+		if (pd_syms_on_kernel_change(sy, settle_now, t) < 0)
+			return 0;
+		t->ksy = sy;
+	}
+	return 1;
+}
+
 int
 symtop_sample(struct symtop *t, struct pd_syms *sy, struct pd_unwind *uw,
     const struct pd_evsel *ev, const struct pd_rec *rec,
@@ -576,7 +674,7 @@ symtop_sample(struct symtop *t, struct pd_syms *sy, struct pd_unwind *uw,
 	uint64_t period = s->type & PERF_SAMPLE_PERIOD ? s->period :
 	    ev->attr.sample_period;
 	uint32_t tid = s->type & PERF_SAMPLE_TID ? s->tid : UINT32_MAX;
-	int oom = 0, tree;
+	int oom = 0, tree, keep;
 
 	t->sy = sy;
 	if (count_ev(t, ev->idx, period) < 0)
@@ -591,11 +689,21 @@ symtop_sample(struct symtop *t, struct pd_syms *sy, struct pd_unwind *uw,
 		k.tid = tid;	/* ":tid", named by nothing */
 	if (t->has[SYMTOP_PID])
 		k.tid = tid;
-	if (t->has[SYMTOP_DSO] || t->has[SYMTOP_SYM])
+	if (t->nomem)
+		return -1;
+	if (!t->has[SYMTOP_DSO] && !t->has[SYMTOP_SYM])
+		ip = none;
+	else if ((rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+	    PERF_RECORD_MISC_KERNEL && (keep = may_keep(t, sy)) != 0) {
+		if (keep < 0)
+			return -1;
+		ip = none;
+		ip.dso = kept_dso;
+		ip.kernel = 1;
+		ip.rel = s->ip;
+	} else
 		pd_syms_resolve(sy, s->pid, rec->misc &
 		    PERF_RECORD_MISC_CPUMODE_MASK, s->ip, &ip);
-	else
-		ip = none;
 	t->seq++;
 	if ((r = row_get(t, &k, &ip, ip.rel, &oom)) == NULL) {
 		if (oom)

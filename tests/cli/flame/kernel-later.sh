@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Kernel frames named later: while /proc/kallsyms is still being read
-# ahead on a thread, pddump --folded and pdstat --flamegraph keep a
-# sample's kernel frames by address and name them when the names come
+# ahead on a thread, pddump --folded, pdstat --flamegraph and pdstat
+# --top (by symbol, no frames) keep a sample's kernel frames (its ip)
+# by address and name them when the names come
 # (at the input's end, for a stream this short) or before the kernel's
 # maps change (a second input's, joined by pdcat). The stacks must be
 # those made with the names there from the start: --kallsyms naming a
@@ -32,6 +33,15 @@ same() {	# NAME INPUT...: pddump --folded and pdstat --flamegraph
 	pdstat --flamegraph now.svg --kallsyms kallsyms.txt "$@" > /dev/null \
 	    2>&1 || fail "$NAME: pdstat --flamegraph --kallsyms"
 	cmp -s now.svg later.svg || fail "$NAME: flame graphs differ"
+	for sort in sym comm,sym dso,sym; do
+		pdstat --top 40 --sort $sort "$@" > later.top 2>&1 ||
+			fail "$NAME: pdstat --top --sort $sort"
+		pdstat --top 40 --sort $sort --kallsyms kallsyms.txt "$@" \
+		    > now.top 2>&1 || fail "$NAME: pdstat --top --kallsyms"
+		grep -q '\[k\] [a-z_]' now.top || fail "$NAME: no kernel rows"
+		cmp -s now.top later.top ||
+			fail "$NAME: --top --sort $sort differs: $(diff now.top later.top | head -n 4)"
+	done
 	echo "$NAME: $(wc -l < now.folded) stacks, the same"
 }
 NAME=one same sys.data
