@@ -97,8 +97,7 @@ struct symtop {
 	size_t		 thcap;
 	int		 tree_oom;
 	int		 sym_first;	/* --sort begins with sym */
-	struct pd_syms	*ksy;		/* its kernel ips kept: symtop_settle */
-	int		 nomem;		/* a settle ran out of memory */
+	struct pd_klater kl;		/* its kernel ips kept: symtop_settle */
 };
 
 static const struct {
@@ -156,6 +155,8 @@ symtop_dso_only(const struct symtop_opts *o)
 	return 1;
 }
 
+static int	name_kept(void *, struct pd_syms *);
+
 struct symtop *
 symtop_new(const struct symtop_opts *o)
 {
@@ -174,6 +175,8 @@ symtop_new(const struct symtop_opts *o)
 	for (i = 0; i < t->o.nkeys; i++)
 		t->has[t->o.key[i]] = 1;
 	t->seed = pd_idmap_seed();
+	t->kl.settle = name_kept;
+	t->kl.ctx = t;
 	return t;
 }
 
@@ -182,8 +185,7 @@ symtop_free(struct symtop *t)
 {
 	if (t == NULL)
 		return;
-	if (t->ksy != NULL)	/* its pd_syms is still here: let it go */
-		(void)pd_syms_on_kernel_change(t->ksy, NULL, NULL);
+	pd_klater_drop(&t->kl);
 	free(t->rows);
 	free(t->tot);
 	free(t->fr);
@@ -232,7 +234,7 @@ key_eq(const struct key *a, const struct key *b)
 
 /*
  * A kernel ip kept by address while its name waits for /proc/kallsyms,
- * read ahead on a thread (pd_syms_kernel_waits): its row's dso is this
+ * read ahead on a thread (pd_klater): its row's dso is this
  * (by address), its sym NULL, its addr the ip, until symtop_settle.
  */
 static const char kept_dso[] = "[kernel ip kept]";
@@ -584,29 +586,16 @@ count_frames(struct symtop *t, struct key *k, uint64_t period, int kernel,
 	return 0;
 }
 
-/* pd_syms_on_kernel_change's: the names are wanted now. */
-static void
-settle_now(void *ctx)
+/* The kept ips named (pd_klater's settle). */
+static int
+name_kept(void *ctx, struct pd_syms *sy)
 {
 	struct symtop *t = ctx;
-
-	if (symtop_settle(t) < 0)
-		t->nomem = 1;
-}
-
-int
-symtop_settle(struct symtop *t)
-{
-	struct pd_syms *sy = t->ksy;
 	struct row *kept = NULL, *r;
 	struct pd_symres res;
 	size_t i, nk = 0;
 	int oom = 0, rv = -1;
 
-	if (sy == NULL)
-		return 0;
-	t->ksy = NULL;
-	(void)pd_syms_on_kernel_change(sy, NULL, NULL);
 	/* The kept rows aside, the others in a table of their own. */
 	for (i = 0; i < t->cap; i++)
 		nk += t->rows[i].used && t->rows[i].k.dso == kept_dso;
@@ -639,27 +628,23 @@ out:
 	return rv;
 }
 
+int
+symtop_settle(struct symtop *t)
+{
+	return pd_klater_settle(&t->kl);
+}
+
 /*
  * Whether this sample's kernel ip may wait for its name: only for a
- * plain table by symbol (no frames, no trees), while sy's names wait,
- * for one pd_syms at a time, far from the rows' bound.
+ * plain table by symbol (no frames, no trees), far from the rows' bound.
  */
 static int
 may_keep(struct symtop *t, struct pd_syms *sy)
 {
-	if (t->ksy != NULL && t->ksy != sy && symtop_settle(t) < 0)
-		return -1;
-	if (!pd_syms_kernel_waits(sy))
-		return t->ksy != NULL && symtop_settle(t) < 0 ? -1 : 0;
 	if (!t->has[SYMTOP_SYM] || needs_frames(&t->o) ||
 	    t->n >= ROWS_MAX / 2)
 		return 0;
-	if (t->ksy == NULL) {
-		if (pd_syms_on_kernel_change(sy, settle_now, t) < 0)
-			return 0;
-		t->ksy = sy;
-	}
-	return 1;
+	return pd_klater_ask(&t->kl, sy);
 }
 
 int
@@ -689,8 +674,6 @@ symtop_sample(struct symtop *t, struct pd_syms *sy, struct pd_unwind *uw,
 		k.tid = tid;	/* ":tid", named by nothing */
 	if (t->has[SYMTOP_PID])
 		k.tid = tid;
-	if (t->nomem)
-		return -1;
 	if (!t->has[SYMTOP_DSO] && !t->has[SYMTOP_SYM])
 		ip = none;
 	else if ((rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==

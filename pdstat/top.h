@@ -67,10 +67,10 @@ int	symtop_sample(struct symtop *, struct pd_syms *sy,
 	    const struct pd_rec *rec, const struct pd_sample *s);
 
 /*
- * While /proc/kallsyms is read ahead (pd_syms_kernel_waits), a plain
- * table by symbol keeps a sample's kernel ip by address and names it
- * when the names are there or about to change; this names them now:
- * call it before pd_syms_end. 0, or -1 when out of memory.
+ * While /proc/kallsyms is read ahead (pd_klater), a plain table by
+ * symbol keeps a sample's kernel ip by address and names it when the
+ * names are there or about to change; this names them now: call it
+ * before pd_syms_end. 0, or -1 when out of memory.
  */
 int	symtop_settle(struct symtop *);
 

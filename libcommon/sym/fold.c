@@ -227,13 +227,13 @@ struct cent {
 /*
  * Kernel frames kept by address. /proc/kallsyms takes the kernel 30 to
  * 50 ms to write, a fifth of a flame graph of 800,000 samples and most
- * of a small one's; it is read ahead on a thread (pd_syms_kernel_waits),
- * and while it is, a sample's kernel frames go into its stack as ids of
+ * of a small one's; it is read ahead on a thread, and while it is
+ * (pd_klater_ask), a sample's kernel frames go into its stack as ids of
  * their own (KEPT | index) and the stack into `pend`. When the names
- * come (or anything they depend on is about to change:
- * pd_syms_on_kernel_change), settle() names each kept address once, as
- * its samples would have named it then, and moves every pending stack
- * into the real ones with its frames spelled out. The stacks are the
+ * come, or anything they depend on is about to change (pd_klater),
+ * name_kept() names each kept address once, as its samples would have
+ * named it then, and moves every pending stack into the real ones with
+ * its frames spelled out. The stacks are the
  * same as if the names had been there all along: the order stacks are
  * added in shows nowhere (they are sorted before anything is written),
  * and a stack that reaches IDS_MAX, where a frame's spelling would
@@ -247,6 +247,8 @@ struct kept {
 	int		 java;
 };
 
+static int	name_kept(void *, struct pd_syms *);
+
 struct pd_fold {
 	struct pd_stacks	*st;
 	int			 view;	/* our word of the pd_syms' address
@@ -259,8 +261,8 @@ struct pd_fold {
 	char			*event;
 	uint64_t		 left_out;
 	struct pd_syms		*inl;		/* inlined functions from */
-	/* Kernel frames kept by address (struct kept), for psy. */
-	struct pd_syms		*psy;		/* NULL: none kept */
+	/* Kernel frames kept by address (struct kept). */
+	struct pd_klater	 kl;
 	struct pd_stacks	*pend;		/* the stacks that hold them */
 	struct kept		*kept;
 	size_t			 nkept, keptcap;
@@ -268,7 +270,6 @@ struct pd_fold {
 	size_t			 kscap;		/* a power of two */
 	uint32_t		*kids;		/* their ids, once named */
 	size_t			 nkids, kidscap;
-	int			 nomem;		/* a settle ran out of memory */
 	struct comm_slot	 comms[COMM_SLOTS];
 	uint32_t		 ids[IDS_MAX];
 	size_t			 nids;		/* in ids, by stack_frames */
@@ -284,8 +285,11 @@ pd_fold_new(void)
 		free(f);
 		f = NULL;
 	}
-	if (f != NULL)
+	if (f != NULL) {
 		f->view = -1;
+		f->kl.settle = name_kept;
+		f->kl.ctx = f;
+	}
 	return f;
 }
 
@@ -294,8 +298,7 @@ pd_fold_free(struct pd_fold *f)
 {
 	if (f == NULL)
 		return;
-	if (f->psy != NULL)	/* its pd_syms is still here: let it go */
-		(void)pd_syms_on_kernel_change(f->psy, NULL, NULL);
+	pd_klater_drop(&f->kl);
 	pd_stacks_free(f->pend);
 	free(f->kept);
 	free(f->kslot);
@@ -310,9 +313,8 @@ pd_fold_free(struct pd_fold *f)
 void
 pd_fold_forget(struct pd_fold *f)
 {
-	/* Out of memory, the next pd_fold_add_frames says so. */
-	if (pd_fold_settle(f) < 0)
-		f->nomem = 1;
+	/* Out of memory: the next pd_fold_add_frames says so. */
+	(void)pd_fold_settle(f);
 	if (f->cache != NULL)
 		memset(f->cache, 0, f->ccap * sizeof(*f->cache));
 	f->cn = 0;
@@ -585,29 +587,16 @@ keep(struct pd_fold *f, uint64_t addr, int java, uint32_t *id)
 	return 0;
 }
 
-/* pd_syms_on_kernel_change's: the names are wanted now. */
-static void
-settle_now(void *ctx)
+/* The kept frames named (pd_klater's settle). */
+static int
+name_kept(void *ctx, struct pd_syms *sy)
 {
 	struct pd_fold *f = ctx;
-
-	if (pd_fold_settle(f) < 0)
-		f->nomem = 1;
-}
-
-int
-pd_fold_settle(struct pd_fold *f)
-{
-	struct pd_syms *sy = f->psy;
 	struct pd_stack s;
 	const uint32_t *fid;
 	size_t i, j, k, m;
 	int r = -1;
 
-	if (sy == NULL)
-		return 0;
-	f->psy = NULL;
-	(void)pd_syms_on_kernel_change(sy, NULL, NULL);
 	/* Each kept address named once, by the rules of its samples. */
 	for (i = 0; i < f->nkept; i++) {
 		struct kept *kp = &f->kept[i];
@@ -660,6 +649,12 @@ out:
 	if (f->kslot != NULL)
 		memset(f->kslot, 0, f->kscap * sizeof(*f->kslot));
 	return r;
+}
+
+int
+pd_fold_settle(struct pd_fold *f)
+{
+	return pd_klater_settle(&f->kl);
 }
 
 /*
@@ -731,28 +726,6 @@ stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
 	return 1;
 }
 
-/*
- * Whether this sample's kernel frames may wait for their names: while
- * sy's do (pd_syms_kernel_waits), for one pd_syms at a time; the
- * first such sample asks to be told before they change.
- */
-static int
-may_defer(struct pd_fold *f, struct pd_syms *sy)
-{
-	if (f->psy != NULL && f->psy != sy && pd_fold_settle(f) < 0)
-		return -1;
-	if (!pd_syms_kernel_waits(sy)) {
-		/* The names are here: the kept frames get them. */
-		return f->psy != NULL && pd_fold_settle(f) < 0 ? -1 : 0;
-	}
-	if (f->psy == NULL) {
-		if (pd_syms_on_kernel_change(sy, settle_now, f) < 0)
-			return 0;
-		f->psy = sy;
-	}
-	return 1;
-}
-
 int
 pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
     uint32_t pid, uint32_t tid, const struct pd_frame *frames, size_t n,
@@ -760,9 +733,7 @@ pd_fold_add_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
 {
 	int r, defer, kept;
 
-	if (f->nomem)
-		return -1;
-	if ((defer = may_defer(f, sy)) < 0)
+	if ((defer = pd_klater_ask(&f->kl, sy)) < 0)
 		return -1;
 	if ((r = stack_frames(f, sy, event, pid, tid, frames, n, defer,
 	    &kept)) <= 0)
@@ -794,7 +765,7 @@ pd_fold_stack_frames(struct pd_fold *f, struct pd_syms *sy, const char *event,
 	int kept, r;
 
 	/* Its caller keeps the ids: nothing may be spelled out later. */
-	if (f->nomem || pd_fold_settle(f) < 0)
+	if (pd_fold_settle(f) < 0)
 		return -1;
 	if ((r = stack_frames(f, sy, event, pid, tid, frames, n, 0,
 	    &kept)) <= 0)

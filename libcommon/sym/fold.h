@@ -106,8 +106,8 @@ void	pd_fold_set_inline(struct pd_fold *, struct pd_syms *sy);
 /*
  * pd_fold_add_frames keeps a sample's kernel frames by address while
  * their names wait for /proc/kallsyms, read ahead on a thread
- * (pd_syms_kernel_waits), and names them once the names are there or
- * are about to change. Names them now: call it before pd_syms_end (so
+ * (pd_klater), and names them once the names are there or are about to
+ * change. Names them now: call it before pd_syms_end (so
  * that what naming them has to say comes with that input's notes).
  * 0, or -1 when out of memory (those samples are then not counted).
  * pd_fold_forget does it too.

@@ -533,20 +533,45 @@ pd_syms_set_event(struct pd_syms *sy, const struct pd_evlist *el,
 }
 
 int
-pd_syms_kernel_waits(const struct pd_syms *sy)
+pd_klater_ask(struct pd_klater *kl, struct pd_syms *sy)
 {
-	return pd_kallsyms_waits(sy);
+	int waits = pd_kallsyms_waits(sy);
+
+	if (kl->failed)
+		return -1;
+	if (kl->sy != NULL && (kl->sy != sy || !waits) &&
+	    pd_klater_settle(kl) < 0)
+		return -1;
+	if (!waits)
+		return 0;
+	if (kl->sy == NULL) {
+		if (sy->klater != NULL)
+			return 0;	/* another tool's */
+		sy->klater = kl;
+		kl->sy = sy;
+	}
+	return 1;
 }
 
 int
-pd_syms_on_kernel_change(struct pd_syms *sy, void (*fn)(void *), void *ctx)
+pd_klater_settle(struct pd_klater *kl)
 {
-	if (fn != NULL && sy->khook != NULL && (sy->khook != fn ||
-	    sy->khook_ctx != ctx))
-		return -1;
-	sy->khook = fn;
-	sy->khook_ctx = ctx;
-	return 0;
+	struct pd_syms *sy = kl->sy;
+
+	if (sy == NULL)
+		return kl->failed ? -1 : 0;
+	pd_klater_drop(kl);
+	if (kl->settle(kl->ctx, sy) < 0)
+		kl->failed = 1;		/* and said by every call after */
+	return kl->failed ? -1 : 0;
+}
+
+void
+pd_klater_drop(struct pd_klater *kl)
+{
+	if (kl->sy != NULL && kl->sy->klater == kl)
+		kl->sy->klater = NULL;
+	kl->sy = NULL;
 }
 
 unsigned

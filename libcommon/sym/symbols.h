@@ -138,17 +138,33 @@ unsigned	 pd_syms_set_event(struct pd_syms *, const struct pd_evlist *,
 
 /*
  * Kernel names may wait for /proc/kallsyms, which is read ahead on a
- * thread (30 to 50 ms of the kernel's time): 1 while a kernel address
- * resolved now would wait for it, else 0. A tool that can name kernel
- * frames later (pd_fold) keeps them by address meanwhile and names them
- * when `fn`, set here, is called: before the kernel's maps, host or
- * build id change, at pd_syms_end and at pd_syms_free, with the
- * symbolizer still as the frames were sampled in. One fn at a time: -1
- * when another is set (NULL clears it); it is cleared as it is called.
+ * thread (30 to 50 ms of the kernel's time). A tool that can name its
+ * kernel frames later (the folded stacks, pdstat --top) keeps them by
+ * address meanwhile, through a pd_klater of its own, with `settle`
+ * (and ctx) set: settle names the frames kept, through sy as it stands,
+ * and returns 0, or -1 when out of memory.
+ *
+ * pd_klater_ask, for a sample with kernel frames: 1 when they may be
+ * kept (sy's names still wait); 0 when they are to be named now (those
+ * kept before are then named first); -1 when a settle failed (this one
+ * or any before: every call after says so, pd_klater_settle's too). The
+ * symbolizer settles the kept frames itself before the kernel's maps,
+ * host, build id or a header fact change, at pd_syms_end and at
+ * pd_syms_free, while it is still as they were sampled in. One
+ * pd_klater per pd_syms at a time: another's samples are named now.
+ * pd_klater_settle names them now; pd_klater_drop, before the tool
+ * goes, forgets them unnamed.
  */
-int	pd_syms_kernel_waits(const struct pd_syms *);
-int	pd_syms_on_kernel_change(struct pd_syms *, void (*fn)(void *),
-	    void *ctx);
+struct pd_klater {
+	int		(*settle)(void *ctx, struct pd_syms *sy);
+	void		*ctx;
+	struct pd_syms	*sy;		/* whose names they wait for; NULL */
+	int		 failed;	/* a settle failed */
+};
+
+int	pd_klater_ask(struct pd_klater *, struct pd_syms *);
+int	pd_klater_settle(struct pd_klater *);
+void	pd_klater_drop(struct pd_klater *);
 
 /* The host the last pd_syms_set_event() set: 0 before any. */
 unsigned	 pd_syms_host(const struct pd_syms *);

@@ -209,9 +209,7 @@ struct pd_syms {
 	int		 host;		/* pd_kallsyms_host + 2, 0: unknown */
 	struct pd_kprefetch *kpre;	/* /proc/kallsyms read ahead, or NULL */
 	int		 kpre_tried;	/* one read ahead at most */
-	/* pd_syms_on_kernel_change's, or NULL */
-	void		(*khook)(void *);
-	void		*khook_ctx;
+	struct pd_klater *klater;	/* kernel frames kept, or NULL */
 	/* --kallsyms HOST=FILE, each "HOST=FILE" */
 	char		**kfiles;
 	size_t		 nkfiles;
@@ -349,19 +347,16 @@ int		 pd_kallsyms_waits(const struct pd_syms *);
 
 /*
  * The kernel's maps, host or build id are about to change (or the
- * input ends): a tool holding kernel frames by address names them now,
- * in the state they were sampled in (pd_syms_on_kernel_change).
+ * input ends): kernel frames a tool keeps by address are named now, in
+ * the state they were sampled in (pd_klater).
  */
 static inline void
 pd_syms_kernel_changing(struct pd_syms *sy)
 {
-	void (*fn)(void *) = sy->khook;
-
-	if (fn != NULL) {
-		sy->khook = NULL;
-		fn(sy->khook_ctx);
-	}
+	if (sy->klater != NULL)
+		(void)pd_klater_settle(sy->klater);	/* failed: sticks */
 }
+
 /*
  * The stream gave [kernel.kallsyms] different build ids (BUILD_ID
  * records, which do not say whose kernel is theirs): kh's, when it took
