@@ -397,6 +397,41 @@ maps_gen(struct pd_syms *sy, uint32_t pid, uint8_t cpumode)
 	return p != NULL ? p->gen : 0;
 }
 
+static inline struct symc_ent *
+symc_slot(struct symc_ent *t, size_t n, uint64_t gen, uint64_t addr)
+{
+	return &t[((addr ^ gen * 0xc2b2ae3d27d4eb4fULL) *
+	    0x9e3779b97f4a7c15ULL) >> 40 & (n - 1)];
+}
+
+/*
+ * Twice the entries, those held moved over (two that now meet: the
+ * first stays, as the cache would keep one). 0, or -1 out of memory.
+ */
+static int
+symc_grow(struct pd_syms *sy)
+{
+	struct symc_ent *t, *e;
+	size_t i, n = sy->symc_n ? sy->symc_n * 2 : PD_SYMS_CACHE0;
+
+	if ((t = calloc(n, sizeof(*t))) == NULL)
+		return -1;
+	sy->symc_fill = 0;
+	for (i = 0; i < sy->symc_n; i++) {
+		if (sy->symc[i].gen == 0)
+			continue;
+		e = symc_slot(t, n, sy->symc[i].gen, sy->symc[i].addr);
+		if (e->gen == 0) {
+			*e = sy->symc[i];
+			sy->symc_fill++;
+		}
+	}
+	free(sy->symc);
+	sy->symc = t;
+	sy->symc_n = n;
+	return 0;
+}
+
 struct pd_symc *
 pd_syms_lookup(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
     uint64_t addr)
@@ -404,16 +439,22 @@ pd_syms_lookup(struct pd_syms *sy, uint32_t pid, uint8_t cpumode,
 	struct symc_ent *e;
 	uint64_t gen = maps_gen(sy, pid, cpumode);
 
-	if (gen == 0 || (sy->symc == NULL && (sy->symc = calloc(PD_SYMS_CACHE,
-	    sizeof(*sy->symc))) == NULL)) {
+	if (gen == 0 || (sy->symc == NULL && symc_grow(sy) < 0)) {
 		resolve(sy, pid, cpumode, addr, &sy->symc_one.r);
 		memset(sy->symc_one.view, 0, sizeof(sy->symc_one.view));
 		return &sy->symc_one;
 	}
-	e = &sy->symc[((addr ^ gen * 0xc2b2ae3d27d4eb4fULL) *
-	    0x9e3779b97f4a7c15ULL) >> 40 & (PD_SYMS_CACHE - 1)];
+	e = symc_slot(sy->symc, sy->symc_n, gen, addr);
 	if (e->gen == gen && e->addr == addr)
 		return &e->c;
+	if (e->gen == 0) {
+		/* Half the slots taken: twice as many, while it may grow. */
+		if ((sy->symc_fill + 1) * 2 > sy->symc_n &&
+		    sy->symc_n < PD_SYMS_CACHE && symc_grow(sy) == 0)
+			e = symc_slot(sy->symc, sy->symc_n, gen, addr);
+		if (e->gen == 0)
+			sy->symc_fill++;
+	}
 	resolve(sy, pid, cpumode, addr, &e->c.r);
 	memset(e->c.view, 0, sizeof(e->c.view));
 	e->addr = addr;

@@ -277,8 +277,10 @@ const char	*pd_srcframe_base(const struct pd_srcframe *);
  * a generation changes with every map a process gains or loses and is
  * never shared by two processes; kernel addresses by the kernel maps'
  * generation - so an answer is never that of other maps.
- * Direct-mapped, PD_SYMS_CACHE entries, allocated on the first
- * address: memory is bounded whatever the stream.
+ * Direct-mapped, allocated on the first address and doubled while
+ * half its entries fill, up to PD_SYMS_CACHE: memory is bounded
+ * whatever the stream, and a stream that names a few thousand
+ * addresses (most do) keeps a table of its size, not of the most.
  *
  * Beside each answer, PD_SYMS_VIEWS words a view may keep what it
  * made of it (its interned ids, its table's row): a view asks for a
@@ -287,6 +289,7 @@ const char	*pd_srcframe_base(const struct pd_srcframe *);
  * is new. The entry is valid until the next lookup.
  */
 #define PD_SYMS_CACHE	(1U << 15)
+#define PD_SYMS_CACHE0	(1U << 11)
 #define PD_SYMS_VIEWS	4
 
 struct pd_symc {

@@ -232,7 +232,10 @@ struct pd_syms {
 	void		*dwcb;		/* the Dwfl_Callbacks those Dwfls
 					   keep a pointer to, or NULL */
 	unsigned	 ndwfl;		/* files whose DWARF is open */
-	struct symc_ent	*symc;		/* the address cache, PD_SYMS_CACHE */
+	struct symc_ent	*symc;		/* the address cache */
+	size_t		 symc_n;	/* its entries: PD_SYMS_CACHE0 to
+					   PD_SYMS_CACHE, a power of two */
+	size_t		 symc_fill;	/* of them taken */
 	struct pd_symc	 symc_one;	/* an answer not cached */
 	int		 nviews;	/* view words handed out */
 };
