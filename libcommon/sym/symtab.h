@@ -76,6 +76,7 @@ struct pd_symtab_builder {
 	size_t		 nplt;		/* PLT symbols after v[n] */
 	char		*pool;
 	size_t		 plen, pcap;
+	size_t		 last, lastlen;	/* the pool's last name; 0: none */
 	int		 mangled;	/* names as the file has them */
 	const char	*raw;		/* libelf's image of the file */
 	char		*map;		/* a mapping of it; owned */
