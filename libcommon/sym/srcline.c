@@ -9,7 +9,9 @@
  *
  * Only a view that shows them asks; each address is looked up once and
  * kept in a cache of PD_SRC_MAX addresses, emptied when full, so memory
- * is bounded whatever the stream.
+ * is bounded whatever the stream. Its table grows with the addresses it
+ * holds: a profile names a few thousand, and a table of the most, whose
+ * every page the hash touches, was 3 MB of a view's peak.
  *
  * dwarf_getscopes walks its CU's whole DIE tree for every address, and
  * a big C++ CU made that 94% of pdstat --pprof. So each CU is walked
@@ -21,14 +23,18 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "libcommon/sym/symint.h"
 #include "libcommon/sym/symtab.h"
 
 #define PD_SRC_MAX	(1U << 16)	/* addresses cached */
+#define PD_SRC_SLOTS0	1024		/* the table's first size */
 #define PD_SRC_DEPTH	64		/* frames of one address at most */
 
 struct srcent {
@@ -53,8 +59,9 @@ struct cuidx {
 struct srcache {
 	struct pd_syms		*sy;	/* whose strings names are; NULL: the
 					   cache's own (pool, a worker's) */
-	struct srcent		*ents;	/* PD_SRC_MAX * 2, open addressing */
-	size_t			 nents;
+	struct srcent		*ents;	/* open addressing, nents < nslots/2 */
+	size_t			 nents, nslots;	/* nslots: a power of two, up
+						   to PD_SRC_MAX * 2 */
 	struct pd_srcframe	*frames;
 	size_t			 nframes, cap;
 	uint64_t		 seed;
@@ -65,6 +72,8 @@ struct srcache {
 	size_t			 nset, setcap;
 	char			**blks;
 	size_t			 nblks, bused;	/* of the last block */
+	Dwfl_Module		**mods;	/* whose DWARF is open (image_drop) */
+	size_t			 nmods, modcap;
 };
 
 #define POOL_BLK	(64 * 1024)
@@ -83,6 +92,7 @@ cache_free(struct srcache *c)
 	free(c->cus);
 	free(c->ents);
 	free(c->frames);
+	free(c->mods);
 	free(c);
 }
 
@@ -412,6 +422,82 @@ chain_frames(struct srcache *sc, Dwarf_Die *cu, Dwarf_Die *chain,
 	return n;
 }
 
+/* 1 the first time mod is asked of sc (0 after, and out of memory). */
+static int
+mod_first(struct srcache *sc, Dwfl_Module *mod)
+{
+	Dwfl_Module **v;
+	size_t i;
+
+	for (i = sc->nmods; i-- > 0;)
+		if (sc->mods[i] == mod)
+			return 0;
+	if (sc->nmods == sc->modcap) {
+		size_t cap = sc->modcap ? sc->modcap * 2 : 8;
+
+		if ((v = realloc(sc->mods, cap * sizeof(*v))) == NULL)
+			return 0;
+		sc->mods = v;
+		sc->modcap = cap;
+	}
+	sc->mods[sc->nmods++] = mod;
+	return 1;
+}
+
+/*
+ * libdw opens DWARF by decompressing a file's compressed sections into
+ * memory of its own, reading the file's mapping through to do so: 3.7
+ * MB of libc6-dbg's 4.1 stayed resident beside the 10 MB they became,
+ * though only the few uncompressed ones (.debug_str) are read again.
+ * So once the DWARF is open, the pages of the image that are the
+ * file's own are dropped, and what is read later faults back in from
+ * the page cache. The kernel says which they are (pagemap: present,
+ * file-backed); a page libelf wrote (it updates section headers in
+ * place) is a private copy, and memory libelf read the file into is
+ * anonymous: both stay. (libdwfl opens its files ELF_C_READ_MMAP_PRIVATE,
+ * so elf_rawfile reads nothing: it gives the image libelf has.)
+ */
+#define PM_PRESENT	(1ULL << 63)
+#define PM_FILE		(1ULL << 61)
+
+static void
+image_drop(Dwfl_Module *mod)
+{
+	uint64_t pm[512];
+	uintptr_t lo, hi, a, run;
+	size_t len, pg = (size_t)sysconf(_SC_PAGESIZE), i, n;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	char *raw;
+	Elf *elf;
+	int fd;
+
+	if ((dw = dwfl_module_getdwarf(mod, &bias)) == NULL ||
+	    (elf = dwarf_getelf(dw)) == NULL ||
+	    (raw = elf_rawfile(elf, &len)) == NULL ||
+	    (fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	lo = ((uintptr_t)raw + pg - 1) / pg * pg;
+	hi = ((uintptr_t)raw + len) / pg * pg;
+	for (a = run = lo; a < hi;) {
+		n = (hi - a) / pg < 512 ? (hi - a) / pg : 512;
+		if (pread(fd, pm, n * sizeof(*pm), (off_t)(a / pg *
+		    sizeof(*pm))) != (ssize_t)(n * sizeof(*pm)))
+			break;
+		for (i = 0; i < n; i++, a += pg)
+			if ((pm[i] & (PM_PRESENT | PM_FILE)) != (PM_PRESENT |
+			    PM_FILE)) {
+				if (a > run)
+					madvise((void *)run, a - run,
+					    MADV_DONTNEED);
+				run = a + pg;
+			}
+	}
+	if (a > run)
+		madvise((void *)run, a - run, MADV_DONTNEED);
+	close(fd);
+}
+
 /* Looks va up in mod: frames into f (at most max), their count. */
 static size_t
 lookup(struct srcache *sc, Dwfl_Module *mod, uint64_t va,
@@ -428,6 +514,8 @@ lookup(struct srcache *sc, Dwfl_Module *mod, uint64_t va,
 
 	if ((cu = dwfl_module_addrdie(mod, va, &bias)) == NULL)
 		return 0;
+	if (mod_first(sc, mod))
+		image_drop(mod);
 	if ((l = dwfl_module_getsrc(mod, va)) != NULL &&
 	    (s = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)) != NULL &&
 	    line > 0) {
@@ -498,13 +586,48 @@ cache_new(struct pd_syms *sy, uint64_t seed)
 
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
-	if ((c->ents = calloc(PD_SRC_MAX * 2, sizeof(*c->ents))) == NULL) {
+	if ((c->ents = calloc(PD_SRC_SLOTS0, sizeof(*c->ents))) == NULL) {
 		free(c);
 		return NULL;
 	}
+	c->nslots = PD_SRC_SLOTS0;
 	c->sy = sy;
 	c->seed = seed;
 	return c;
+}
+
+/* The slot of (file, va) in c's table: its entry, or the empty slot. */
+static struct srcent *
+ent_slot(const struct srcache *c, const void *file, uint64_t va)
+{
+	size_t i, mask = c->nslots - 1;
+
+	for (i = ent_hash(c, file, va) & mask; c->ents[i].file != NULL;
+	    i = (i + 1) & mask)
+		if (c->ents[i].file == file && c->ents[i].va == va)
+			break;
+	return &c->ents[i];
+}
+
+/* Twice the slots, the entries rehashed. 0, or -1 out of memory. */
+static int
+ents_grow(struct srcache *c)
+{
+	struct srcent *old = c->ents, *e;
+	size_t i, n = c->nslots;
+
+	if ((c->ents = calloc(n * 2, sizeof(*c->ents))) == NULL) {
+		c->ents = old;
+		return -1;
+	}
+	c->nslots = n * 2;
+	for (i = 0; i < n; i++)
+		if (old[i].file != NULL) {
+			e = ent_slot(c, old[i].file, old[i].va);
+			*e = old[i];
+		}
+	free(old);
+	return 0;
 }
 
 /*
@@ -519,21 +642,25 @@ cached(struct srcache *c, const void *file, Dwfl_Module *mod, uint64_t va,
 	static struct pd_srcframe none;
 	struct pd_srcframe f[PD_SRC_DEPTH];
 	struct srcent *e;
-	size_t i, n, mask = PD_SRC_MAX * 2 - 1;
+	size_t n;
 
 	*out = &none;
 	if (c->nents >= PD_SRC_MAX) {
-		memset(c->ents, 0, PD_SRC_MAX * 2 * sizeof(*c->ents));
+		memset(c->ents, 0, c->nslots * sizeof(*c->ents));
 		c->nents = c->nframes = 0;
 	}
-	for (i = ent_hash(c, file, va) & mask; c->ents[i].file != NULL;
-	    i = (i + 1) & mask) {
-		e = &c->ents[i];
-		if (e->file == file && e->va == va) {
-			if (e->n > 0)
-				*out = c->frames + e->off;
-			return e->n;
-		}
+	e = ent_slot(c, file, va);
+	if (e->file != NULL) {
+		if (e->n > 0)
+			*out = c->frames + e->off;
+		return e->n;
+	}
+	/* Half full: twice the slots, or, where that fails, fuller. */
+	if ((c->nents + 1) * 2 > c->nslots && c->nslots < PD_SRC_MAX * 2) {
+		if (ents_grow(c) == 0)
+			e = ent_slot(c, file, va);
+		else if (c->nents + 1 >= c->nslots)
+			return 0;
 	}
 	n = mod != NULL ? lookup(c, mod, va, f, PD_SRC_DEPTH) : 0;
 	if (c->nframes + n > c->cap) {
@@ -549,7 +676,6 @@ cached(struct srcache *c, const void *file, Dwfl_Module *mod, uint64_t va,
 	}
 	if (n > 0)
 		memcpy(c->frames + c->nframes, f, n * sizeof(*f));
-	e = &c->ents[i];
 	e->file = file;
 	e->va = va;
 	e->off = (uint32_t)c->nframes;
@@ -567,8 +693,7 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 {
 	static struct pd_srcframe none;
 	struct srcache *c = sy->src;
-	struct srcent *e;
-	size_t i, mask = PD_SRC_MAX * 2 - 1;
+	const struct srcent *e;
 
 	*out = &none;
 	if (r->file == NULL)
@@ -576,14 +701,10 @@ pd_syms_inline(struct pd_syms *sy, const struct pd_symres *r,
 	if (c == NULL && (c = sy->src = cache_new(sy, sy->seed)) == NULL)
 		return 0;
 	/* A cached address asks nothing of its file. */
-	for (i = ent_hash(c, r->file, r->va) & mask; c->ents[i].file != NULL;
-	    i = (i + 1) & mask) {
-		e = &c->ents[i];
-		if (e->file == r->file && e->va == r->va) {
-			if (e->n > 0)
-				*out = c->frames + e->off;
-			return e->n;
-		}
+	if ((e = ent_slot(c, r->file, r->va))->file != NULL) {
+		if (e->n > 0)
+			*out = c->frames + e->off;
+		return e->n;
 	}
 	/* The dso is the symbolizer's: r->file is one of its own. */
 	return cached(c, r->file, pd_dso_dwarf(sy,

@@ -69,6 +69,26 @@ gzip -dc t.pb.gz > t.pb && gzip -dc s.pb.gz > s.pb || fail "gzip -dc"
 grep -q 'inline\.c' t.pb || fail "--pprof: no source file inline.c"
 cmp -s t.pb s.pb || fail "--pprof: the lines on a thread differ from in line"
 
+# Compressed debug sections, as Debian's -dbgsym files have them: libdw
+# decompresses them into memory of its own, after which the file's own
+# pages are dropped (srcline.c, image_drop). The lines, inlined frames
+# and profile are the same; objcopy keeps the build id and the code.
+if command -v objcopy >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1
+then
+	objcopy --compress-debug-sections=zlib inl ||
+		fail "objcopy --compress-debug-sections"
+	readelf -SW inl | grep -q 'debug_info .* C ' ||
+		fail "objcopy left .debug_info uncompressed"
+	pddump -s --srcline -t SAMPLE perf.data > z.txt 2> z.err ||
+		fail "pddump -s --srcline, compressed: $(cat z.err)"
+	cmp -s z.txt ours.txt ||
+		fail "compressed DWARF: other lines: $(diff ours.txt z.txt | head -5)"
+	pdstat --inline --pprof z.pb.gz perf.data > /dev/null 2>&1 ||
+		fail "pdstat --inline --pprof, compressed"
+	gzip -dc z.pb.gz | cmp -s - t.pb ||
+		fail "compressed DWARF: another profile"
+fi
+
 # pprof: inlined functions as Lines (-traces marks them), lines as Line.line.
 command -v go >/dev/null 2>&1 || {
 	echo "go tool pprof part skipped: no go (make deps)"; exit 0; }
