@@ -18,7 +18,6 @@
 
 extern char	 out_buf[OUT_SIZE];
 extern size_t	 out_len;
-extern const char	 out_hex2[512];
 extern const uint64_t	 out_pow10[20];
 
 void	out_flush(void);		/* dies on a write error */
@@ -119,27 +118,13 @@ out_s64(int64_t v)
  * them at once (20 bytes a decimal, 21 signed, 18 hex).
  */
 
-/* "0x" and lowercase hex, no leading zeros. */
+/* "0x" and lowercase hex, no leading zeros (18 bytes of room). */
 static inline void
 out_x64_nc(uint64_t v)
 {
-	unsigned n = (67 - __builtin_clzll(v | 1)) / 4;
-	char *d;
-
-	d = out_buf + out_len;
-	d[0] = '0';
-	d[1] = 'x';
-	d += 2 + n;
-	out_len += 2 + n;
-	while (v >= 256) {
-		d -= 2;
-		memcpy(d, out_hex2 + 2 * (v & 255), 2);
-		v >>= 8;
-	}
-	if (v >= 16)
-		memcpy(d - 2, out_hex2 + 2 * v, 2);
-	else
-		d[-1] = "0123456789abcdef"[v];
+	out_buf[out_len] = '0';
+	out_buf[out_len + 1] = 'x';
+	out_len += 2 + pd_hex(out_buf + out_len + 2, v);
 }
 
 static inline void

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pd_rdec against printf's %llu: every power of ten and its neighbours,
- * UINT64_MAX, and a million numbers of every length from a fixed
- * generator.
+ * pd_rdec against printf's %llu, pd_hex against its %llx: every power
+ * of ten (of sixteen) and its neighbours, UINT64_MAX, and a million
+ * numbers of every length from a fixed generator.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,6 +24,18 @@ same(uint64_t v)
 	    memcmp(p, want, n) == 0 && buf[24] == '#';
 }
 
+static int
+same_hex(uint64_t v)
+{
+	char want[32], buf[32];
+	int n = snprintf(want, sizeof(want), "%" PRIx64, v);
+
+	memset(buf, '#', sizeof(buf));
+	/* Its 16 bytes written, and not one more. */
+	return pd_hex(buf + 4, v) == (unsigned)n && memcmp(buf + 4, want,
+	    n) == 0 && buf[3] == '#' && buf[20] == '#';
+}
+
 int
 main(void)
 {
@@ -43,12 +55,21 @@ main(void)
 	T(same(100000000ULL * 100000000ULL - 1));
 	T(same(UINT64_MAX));
 	T(same(UINT64_MAX - 1));
+	for (i = 0; i < 64; i++) {
+		T(same_hex(1ULL << i));
+		T(same_hex((1ULL << i) - 1));
+		T(same_hex((1ULL << i) + 1));
+	}
+	T(same_hex(0));
+	T(same_hex(UINT64_MAX));
+	T(same_hex(0xabcdef0123456789ULL));
+	T(same_hex(0x9a9a9a9aULL));
 	for (i = 0; i < 1000000; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
 		v = x >> (x & 63);	/* every length */
-		bad += !same(v);
+		bad += !same(v) + !same_hex(v);
 	}
 	T(bad == 0);
 	return T_END();
