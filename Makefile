@@ -52,6 +52,18 @@ endif
 # optimize every link of them again), as quick to build as before.
 NO_LTO := $(if $(LTO),-fno-lto)
 
+# GCC's generic x86-64 tuning clears a struct of a few hundred bytes (a
+# parsed sample is 360) with rep stosq, whose start-up every record
+# paid: vector stores up to 512 bytes and glibc's memset above took a
+# tenth off pddump --folded and pdstat --top. Only a compiler that takes
+# the flag (GCC on x86) gets it.
+comma := ,
+MEMSET_FLAG := -mmemset-strategy=vector_loop:512:noalign$(comma)libcall:-1:noalign
+MEMSET_TUNE := $(shell $(CC) $(MEMSET_FLAG) -x c -c -o /dev/null /dev/null \
+	2>/dev/null && echo '$(MEMSET_FLAG)')
+PD_CFLAGS += $(MEMSET_TUNE)
+PD_LDFLAGS += $(MEMSET_TUNE)
+
 # SANITIZE=1 builds into its own tree, so the two builds never mix.
 ifeq ($(SANITIZE),1)
 B := build/san
