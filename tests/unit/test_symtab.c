@@ -4,7 +4,9 @@
  * a name found in libelf's image is read from the table's mapping of the
  * file, one outside it (a PLT name, another file's) from the pool; the
  * aliases' choice reads both; a table with no name in the pool has none,
- * one with no name in the map does not keep it.
+ * one with no name in the map does not keep it. A pool name that ends
+ * the one before it is that one's tail (kallsyms' "__pfx_" padding), in
+ * a table kept whole and in one copied after dropping aliases.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -152,11 +154,76 @@ none_mapped(void)
 	free(raw);
 }
 
+/* Adds each of names[] at its address, as kallsyms lists them. */
+static void
+add_all(struct pd_symtab_builder *b, const char *const *names,
+    const uint64_t *addr, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		T(pd_symtab_add(b, addr[i], 0, names[i], strlen(names[i]),
+		    STB_GLOBAL, 0) == 0);
+}
+
+/* st holds want[] in order, each name at an address of its own. */
+static int
+holds(const struct symtab *st, const char *const *want, size_t n)
+{
+	size_t i, j;
+
+	if (st->n != n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (strcmp(st->syms[i].name, want[i]) != 0)
+			return 0;
+		for (j = 0; j < i; j++)
+			if (st->syms[j].name == st->syms[i].name)
+				return 0;
+	}
+	return 1;
+}
+
+static void
+tails(void)
+{
+	static const char *const k[] = { "__pfx_foo", "foo", "__pfx_bar",
+	    "bar", "baz", "baz", "x_ab", "ab", "b" };
+	static const uint64_t ka[] = { 0x1000, 0x1010, 0x2000, 0x2010,
+	    0x3000, 0x3010, 0x4000, 0x4010, 0x4020 };
+	/*
+	 * The first two are aliases that kallsyms' last one wins over:
+	 * with them dropped the names are copied, and the eight kept,
+	 * each the tail of the one before, are 44 bytes of a 15-byte pool.
+	 */
+	static const char *const c[] = { "q1", "q2", "abcdefgh", "bcdefgh",
+	    "cdefgh", "defgh", "efgh", "fgh", "gh", "h" };
+	static const uint64_t ca[] = { 0x1000, 0x1000, 0x1000, 0x2000,
+	    0x3000, 0x4000, 0x5000, 0x6000, 0x7000, 0x8000 };
+	struct pd_symtab_builder b;
+	struct symtab st;
+
+	memset(&b, 0, sizeof(b));
+	add_all(&b, k, ka, 9);
+	T(b.plen == sizeof("__pfx_foo") + sizeof("__pfx_bar") +
+	    2 * sizeof("baz") + sizeof("x_ab"));
+	T(pd_symtab_finish(&b, &st, 1) == 0);
+	T(holds(&st, k, 9));
+	pd_symtab_free(&st);
+
+	memset(&b, 0, sizeof(b));
+	add_all(&b, c, ca, 10);
+	T(pd_symtab_finish(&b, &st, 1) == 0);
+	T(holds(&st, c + 2, 8));
+	pd_symtab_free(&st);
+}
+
 int
 main(void)
 {
 	mixed();
 	all_mapped();
 	none_mapped();
+	tails();
 	return T_END();
 }
