@@ -384,6 +384,24 @@ cache_grow(struct pd_fold *f)
 	return 0;
 }
 
+/* Room for need ids in *v (capacity *cap, doubled). 0, or -1 (memory). */
+static int
+ids_room(uint32_t **v, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap * 2 : 4096;
+	uint32_t *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if ((q = realloc(*v, n * sizeof(*q))) == NULL)
+		return -1;
+	*v = q;
+	*cap = n;
+	return 0;
+}
+
 /* The interned ids of one resolved frame: *ids, *n (0: no frame). */
 static int
 frame_ids(struct pd_fold *f, const char *name, const char *dso, int java,
@@ -400,17 +418,8 @@ frame_ids(struct pd_fold *f, const char *name, const char *dso, int java,
 		m = pd_fold_frame(name, dso, java, f->buf, sizeof(f->buf));
 		if (m < 0)
 			m = 0;
-		if (f->ncids + m > f->cids_cap) {
-			size_t cap = f->cids_cap ? f->cids_cap * 2 : 4096;
-			uint32_t *q;
-
-			while (cap < f->ncids + m)
-				cap *= 2;
-			if ((q = realloc(f->cids, cap * sizeof(*q))) == NULL)
-				return -1;
-			f->cids = q;
-			f->cids_cap = cap;
-		}
+		if (ids_room(&f->cids, &f->cids_cap, f->ncids + m) < 0)
+			return -1;
 		for (i = 0; i < (size_t)m; i++) {
 			size_t len = strlen(f->buf + p);
 
@@ -606,17 +615,8 @@ name_kept(void *ctx, struct pd_syms *sy)
 		if (frame_ids(f, c->r.name, c->r.dso != NULL ? c->r.dso :
 		    "[unknown]", kp->java, &fid, &m) < 0)
 			goto out;
-		if (f->nkids + m > f->kidscap) {
-			size_t cap = f->kidscap ? f->kidscap * 2 : 4096;
-			uint32_t *v;
-
-			while (cap < f->nkids + m)
-				cap *= 2;
-			if ((v = realloc(f->kids, cap * sizeof(*v))) == NULL)
-				goto out;
-			f->kids = v;
-			f->kidscap = cap;
-		}
+		if (ids_room(&f->kids, &f->kidscap, f->nkids + m) < 0)
+			goto out;
 		memcpy(f->kids + f->nkids, fid, m * sizeof(*fid));
 		kp->at = (uint32_t)f->nkids;
 		kp->n = (uint32_t)m;
