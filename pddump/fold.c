@@ -23,6 +23,26 @@
 #define FOLD_FRAMES	1024
 
 /*
+ * A sample left out of the stacks: counted, and the input's first (by
+ * offset: they come in time order) said at its end with why.
+ */
+static void
+fold_unparsed(struct dumper *d, const struct pd_evsel *ev,
+    const struct pd_rec *rec)
+{
+	struct pd_sample s;
+	const char *why = NULL;
+
+	if (d->fold_bad++ > 0 && rec->offset >= d->fold_bad_off)
+		return;
+	if (ev != NULL)
+		(void)pd_sample_parse(ev, rec, &s, &why);
+	d->fold_bad_off = rec->offset;
+	d->fold_bad_why = ev == NULL ? "no event has its id" :
+	    why != NULL ? why : "unreadable";
+}
+
+/*
  * A sample's stack, added as the symbol queue hands the sample over in
  * time order, with the maps of its time: perf script's order, so that
  * a process's first samples, written before its COMM and MMAPs, get its
@@ -37,9 +57,11 @@ fold_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	struct dumper *d = ctx;
 	size_t n;
 
-	/* One that does not parse is left out, said by fold_rec. */
-	if (s == NULL)
+	/* One that does not parse is left out, and said (fold_unparsed). */
+	if (s == NULL) {
+		fold_unparsed(d, ev, rec);
 		return;
+	}
 	/* --unwind: DWARF-unwound user frames; else the callchain or ip. */
 	if (d->uw != NULL)
 		n = pd_unwind_frames(d->uw, s, rec->misc, fr, FOLD_FRAMES);
@@ -53,26 +75,6 @@ fold_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 		pd_warnx("out of memory");
 		exit(PD_EXIT_DATA);
 	}
-}
-
-/* A record back from the queue: samples are folded already. */
-void
-fold_rec(struct dumper *d, const struct pd_rec *rec)
-{
-	const struct pd_evsel *ev;
-	struct pd_sample s;
-	const char *why = NULL;
-
-	if (rec->type != PERF_RECORD_SAMPLE)
-		return;
-	if (d->res == NULL || !d->res->bad || d->fold_bad++ > 0)
-		return;
-	/* The first sample left out: say where and why. */
-	if ((ev = pd_evlist_for_rec(d->el, rec)) != NULL)
-		(void)pd_sample_parse(ev, rec, &s, &why);
-	d->fold_bad_off = rec->offset;
-	d->fold_bad_why = ev == NULL ? "no event has its id" :
-	    why != NULL ? why : "unreadable";
 }
 
 /*

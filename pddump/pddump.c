@@ -181,7 +181,8 @@ syms_start(struct dumper *d, struct pd_err *err)
 	    (d->sq = pd_symq_new(d->sy, d->el)) == NULL)
 		return pd_err_io(err, ENOMEM, "symbols");
 	if (d->fold != NULL) {
-		pd_symq_set_sample_fn(d->sq, fold_sample, d);
+		if (pd_symq_set_sample_fn(d->sq, fold_sample, d) < 0)
+			return pd_err_io(err, ENOMEM, "symbols");
 		/* A folded stack gets them only when asked (--inline). */
 		pd_fold_set_inline(d->fold, d->inl == INL_ALL ? d->sy : NULL);
 	}

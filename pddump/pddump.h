@@ -84,7 +84,6 @@ void	symtext_free(struct dumper *);
 /* fold.c: --folded. */
 void	fold_sample(void *ctx, const struct pd_evsel *ev,
 	    const struct pd_rec *rec, const struct pd_sample *s);
-void	fold_rec(struct dumper *, const struct pd_rec *rec);
 void	fold_print(struct dumper *);
 
 #endif /* PDDUMP_PDDUMP_H */

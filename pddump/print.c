@@ -983,10 +983,8 @@ print_notes(struct dumper *d)
 void
 print_rec(struct dumper *d, const struct pd_rec *rec)
 {
-	if (d->fold != NULL) {
-		fold_rec(d, rec);
-		return;
-	}
+	if (d->fold != NULL)
+		return;		/* the samples were folded as they came */
 	if (!wanted(d, rec->type))
 		return;
 	rec_head(d, rec);

@@ -82,7 +82,9 @@ names_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
 	size_t n = 0;
 
 	if (s == NULL) {
-		names_unparsed(nm, ev, rec);
+		nm->bad++;
+		if (ev != NULL)
+			names_unparsed(nm, ev, rec);
 		return;
 	}
 
@@ -130,7 +132,10 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 		names_close(nm);
 		return NULL;
 	}
-	pd_symq_set_sample_fn(nm->sq, names_sample, nm);
+	if (pd_symq_set_sample_fn(nm->sq, names_sample, nm) < 0) {
+		names_close(nm);
+		return NULL;
+	}
 	/* Every view that shows stacks unwinds them: --top's too. */
 	if (unwind && (fl != NULL || pp != NULL || gk != NULL ||
 	    (top != NULL && symtop_stacks(top))) &&
@@ -154,19 +159,6 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 	return nm;
 }
 
-/* The records the queue is done with: only bad samples are counted. */
-static int
-drain(struct names *nm)
-{
-	const struct pd_symq_res *res;
-	struct pd_rec rec;
-
-	while (pd_symq_next(nm->sq, &rec, &res) > 0)
-		if (res != NULL && res->bad)
-			nm->bad++;
-	return nm->oom ? -1 : 0;
-}
-
 int
 names_record(struct names *nm, const struct pd_rec *rec)
 {
@@ -181,9 +173,10 @@ names_record(struct names *nm, const struct pd_rec *rec)
 		pprof_record(nm->pp, rec);
 	if (nm->gk != NULL)
 		gecko_record(nm->gk, rec);
+	/* It hands nothing back: samples go to names_sample. */
 	if (pd_symq_push(nm->sq, rec) < 0)
 		return -1;
-	return drain(nm);
+	return nm->oom ? -1 : 0;
 }
 
 int
@@ -192,7 +185,7 @@ names_end(struct names *nm)
 	int r;
 
 	pd_symq_flush(nm->sq);
-	r = drain(nm);
+	r = nm->oom ? -1 : 0;
 	if (nm->fl != NULL && flame_settle(nm->fl) < 0)
 		r = -1;
 	if (nm->top != NULL && symtop_settle(nm->top) < 0)

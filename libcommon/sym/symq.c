@@ -6,12 +6,19 @@
  * them: in time order, by perf's rules. Records without a time apply
  * at once. Every record also waits in a ring, in stream order, and
  * goes back to the tool as soon as no unresolved sample is before it.
+ *
+ * With a sample fn nothing goes back, so a record is held only until
+ * its time, with its input offset (struct held), one after another in
+ * chunks that are reused once all of theirs are applied: a third of a
+ * flame graph's time went to the ring, the hand-back and the entries'
+ * room for names.
  */
 #include "libcommon/sym/symq.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "libcommon/stream/event.h"
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/ordered.h"
 #include "libcommon/stream/perf.h"
@@ -74,6 +81,29 @@ struct ent {
 	unsigned char		 data[];
 };
 
+/*
+ * A queue with a sample fn holds its records in chunks, in the order
+ * they come; a chunk goes back to the free list (one larger than
+ * CHUNK, for a record that big, to the allocator) once the last of its
+ * records is applied and another chunk is being filled.
+ */
+#define CHUNK		(256U << 10)
+
+struct chunk {
+	struct chunk	*next;		/* free list */
+	size_t		 size, fill;
+	size_t		 live;		/* records not yet applied */
+	unsigned char	 mem[];
+};
+
+struct held {
+	struct chunk		*c;
+	uint64_t		 offset;	/* in its input */
+	uint32_t		 flags;		/* pd_rec's */
+	uint32_t		 pad;
+	unsigned char		 data[];	/* the record, 8-aligned */
+};
+
 struct pd_symq {
 	struct pd_syms		*sy;
 	const struct pd_evlist	*el;
@@ -105,6 +135,13 @@ struct pd_symq {
 	int			 one;		/* deliver one, then stop */
 	unsigned long		 nomem;		/* samples left unnamed: out of
 						   memory */
+	unsigned long		 lost;		/* records a sample fn's queue
+						   could not sort: out of
+						   memory */
+	int			 dropping;	/* held records freed, not
+						   applied */
+	struct chunk		*cur;		/* being filled */
+	struct chunk		*cfree;
 };
 
 /* A block of at least `size` bytes; *cls gets its class. */
@@ -172,6 +209,16 @@ pd_symq_free(struct pd_symq *q)
 
 	if (q == NULL)
 		return;
+	/* What still waits for its time goes back to the pools unapplied. */
+	if (q->fn != NULL) {
+		q->dropping = 1;
+		(void)pd_ordered_final(q->oq);
+	}
+	free(q->cur);
+	while ((q->cur = q->cfree) != NULL) {
+		q->cfree = q->cur->next;
+		free(q->cur);
+	}
 	/* Each entry is in the ring, on the waiting list, or `last`. */
 	for (i = 0; i < q->n; i++)
 		ent_free(q, q->fifo[(q->head + i) & (q->cap - 1)]);
@@ -204,11 +251,75 @@ pd_symq_set_unwind(struct pd_symq *q, struct pd_unwind *uw)
 	q->uw = uw;
 }
 
-void
+static int	held_due(void *, void *, uint64_t);
+
+/* Room for a held record of `size` bytes, in the chunk being filled. */
+static struct held *
+held_get(struct pd_symq *q, size_t size)
+{
+	struct chunk *c = q->cur;
+	struct held *h;
+
+	size = (size + 7) & ~(size_t)7;
+	if (c == NULL || c->fill + size > c->size) {
+		if (c != NULL && c->live == 0 && c->size == CHUNK) {
+			c->next = q->cfree;
+			q->cfree = c;
+		}
+		if (size <= CHUNK && q->cfree != NULL) {
+			c = q->cfree;
+			q->cfree = c->next;
+		} else {
+			size_t n = size > CHUNK ? size : CHUNK;
+
+			if ((c = malloc(sizeof(*c) + n)) == NULL) {
+				q->cur = NULL;
+				return NULL;
+			}
+			c->size = n;
+			q->bytes += n;
+		}
+		c->fill = 0;
+		c->live = 0;
+		q->cur = c;
+	}
+	h = (struct held *)(void *)(c->mem + c->fill);
+	c->fill += size;
+	c->live++;
+	h->c = c;
+	return h;
+}
+
+/* A held record applied: its chunk reused once all of it is. */
+static void
+held_put(struct pd_symq *q, struct held *h)
+{
+	struct chunk *c = h->c;
+
+	if (--c->live > 0 || c == q->cur)
+		return;
+	if (c->size == CHUNK) {
+		c->next = q->cfree;
+		q->cfree = c;
+	} else {
+		q->bytes -= c->size;
+		free(c);
+	}
+}
+
+int
 pd_symq_set_sample_fn(struct pd_symq *q, pd_symq_fn fn, void *ctx)
 {
+	struct pd_ordered *oq;
+
+	/* Its queue holds blocks, delivered to held_due. */
+	if ((oq = pd_ordered_new(SYMQ_INDEX_MAX, 0, held_due, q)) == NULL)
+		return -1;
+	pd_ordered_free(q->oq);
+	q->oq = oq;
 	q->fn = fn;
 	q->fn_ctx = ctx;
+	return 0;
 }
 
 unsigned long
@@ -289,23 +400,13 @@ deliver(struct pd_symq *q, struct ent *e)
 			q->bad++;
 		return;
 	}
-	if ((ev = pd_evlist_for_rec(q->el, &e->rec)) == NULL) {
+	if ((ev = pd_evlist_for_rec(q->el, &e->rec)) == NULL ||
+	    pd_sample_parse(ev, &e->rec, &s, &why) < 0) {
 		e->res.bad = 1;
-		return;
-	}
-	if (pd_sample_parse(ev, &e->rec, &s, &why) < 0) {
-		e->res.bad = 1;
-		/* Its event is known: the tool may still count it. */
-		if (q->fn != NULL)
-			q->fn(q->fn_ctx, ev, &e->rec, NULL);
 		return;
 	}
 	/* Its kernel frames are its host's (a merge of several). */
 	(void)pd_syms_set_event(q->sy, q->el, ev);
-	if (q->fn != NULL) {
-		q->fn(q->fn_ctx, ev, &e->rec, &s);
-		return;
-	}
 	if (s.type & PERF_SAMPLE_TID)
 		e->res.comm = pd_syms_comm(q->sy, s.pid, s.tid);
 	if (s.type & PERF_SAMPLE_IP) {
@@ -350,6 +451,85 @@ deliver(struct pd_symq *q, struct ent *e)
 	e->res.nframes = n;
 	e->res.frames = fr;
 	e->res.syms = sr;
+}
+
+/* With a sample fn: a record applied, or a sample handed to fn. */
+static void
+apply(struct pd_symq *q, const struct pd_rec *rec)
+{
+	const struct pd_evsel *ev;
+	struct pd_sample s;
+	const char *why;
+
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		if (pd_syms_record(q->sy, q->el, rec) < 0)
+			q->bad++;
+		return;
+	}
+	if ((ev = pd_evlist_for_rec(q->el, rec)) == NULL ||
+	    pd_sample_parse(ev, rec, &s, &why) < 0) {
+		q->fn(q->fn_ctx, ev, rec, NULL);
+		return;
+	}
+	(void)pd_syms_set_event(q->sy, q->el, ev);
+	q->fn(q->fn_ctx, ev, rec, &s);
+}
+
+/* The ordered queue's deliver callback with a sample fn. */
+static int
+held_due(void *ctx, void *ref, uint64_t ts)
+{
+	struct pd_symq *q = ctx;
+	struct held *h = ref;
+	struct pd_rec rec;
+
+	(void)ts;
+	if (!q->dropping) {
+		rec.offset = h->offset;
+		rec.data = h->data;
+		rec.payload = 0;
+		rec.type = pd_header_type(h->data);
+		rec.misc = pd_header_misc(h->data);
+		rec.size = pd_header_size(h->data);
+		rec.flags = h->flags;
+		apply(q, &rec);
+	}
+	held_put(q, h);
+	return 0;
+}
+
+/* pd_symq_push with a sample fn. */
+static int
+push_held(struct pd_symq *q, const struct pd_rec *rec)
+{
+	const struct pd_evsel *ev;
+	struct held *h;
+	uint64_t time = 0;
+
+	if (rec->type == PD_RECORD_FINISHED_ROUND)
+		return pd_ordered_round(q->oq);
+	if (pd_rec_is_kernel(rec->type) && q->el->n > 0 &&
+	    (ev = pd_evlist_for_rec(q->el, rec)) != NULL)
+		time = pd_sample_rec_time(ev, rec);
+	if (time == 0 || time == UINT64_MAX) {
+		/* perf applies it at once, where it stands. */
+		apply(q, rec);
+		return 0;
+	}
+	if ((h = held_get(q, sizeof(*h) + rec->size)) == NULL)
+		return -1;
+	h->offset = rec->offset;
+	h->flags = rec->flags;
+	memcpy(h->data, rec->data, rec->size);
+	if (pd_ordered_queue(q->oq, h, time) < 0)
+		return -1;
+	/* Over the cap: everything waiting applied now, and said. */
+	if (q->bytes > SYMQ_BYTES_MAX) {
+		q->early += pd_ordered_count(q->oq);
+		if (pd_ordered_final(q->oq) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -427,6 +607,8 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 	unsigned char cls;
 	int r;
 
+	if (q->fn != NULL)
+		return push_held(q, rec);
 	if (q->n == q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 1024, i;
 		struct ent **nf = malloc(ncap * sizeof(*nf));
@@ -476,16 +658,6 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 	return 0;
 }
 
-/*
- * Everything waiting is delivered as pd_symq_next() hands records out,
- * not all at once: the frames of every sample would be held together.
- */
-void
-pd_symq_flush(struct pd_symq *q)
-{
-	q->flushing = 1;
-}
-
 /* The note for samples named early, once per flush that had them. */
 static void
 say_early(struct pd_symq *q)
@@ -503,11 +675,40 @@ say_early(struct pd_symq *q)
 static void
 say_nomem(struct pd_symq *q)
 {
+	if (q->lost > 0)
+		pd_syms_note(q->sy, "out of memory: %lu record%s left out "
+		    "(the symbol queue could not sort them)", q->lost,
+		    q->lost > 1 ? "s were" : " was");
+	q->lost = 0;
 	if (q->nomem == 0)
 		return;
 	pd_syms_note(q->sy, "out of memory: %lu sample%s shown without "
 	    "names", q->nomem, q->nomem > 1 ? "s are" : " is");
 	q->nomem = 0;
+}
+
+/*
+ * Everything waiting is delivered as pd_symq_next() hands records out,
+ * not all at once: the frames of every sample would be held together.
+ * With a sample fn, which holds no frames, at once.
+ */
+void
+pd_symq_flush(struct pd_symq *q)
+{
+	if (q->fn == NULL) {
+		q->flushing = 1;
+		return;
+	}
+	/* No memory to merge the queue: what waits is lost, and said. */
+	if (pd_ordered_final(q->oq) < 0) {
+		q->lost += pd_ordered_count(q->oq);
+		q->dropping = 1;
+		(void)pd_ordered_final(q->oq);
+		q->dropping = 0;
+	}
+	say_early(q);
+	say_nomem(q);
+	q->sy->notes_more = 1;
 }
 
 int

@@ -50,16 +50,17 @@ void	pd_symq_set_unwind(struct pd_symq *, struct pd_unwind *);
 /*
  * Instead of names: each sample handed to `fn` as it comes due, in time
  * order, with the symbolizer in the state of the sample's time, for a
- * tool that resolves in bulk (pd_fold_add_frames). The queue then
- * resolves nothing itself; a sample's res has only `bad`, for one that
- * did not parse: handed to fn with a NULL sample when its event is
- * known (in its place in time, as far as its head tells it), not at
- * all when no event has its id.
+ * tool that resolves in bulk (pd_fold_add_frames). Set before the first
+ * push. The queue then resolves nothing and hands nothing back
+ * (pd_symq_next has none): a record waits only for its time. A sample
+ * that does not parse is handed to fn with a NULL sample, and a NULL
+ * event when no event has its id; rec->offset is its input offset.
+ * 0, or -1 when out of memory (the queue is as it was).
  */
 typedef void	(*pd_symq_fn)(void *ctx, const struct pd_evsel *,
 		    const struct pd_rec *, const struct pd_sample *);
 
-void	pd_symq_set_sample_fn(struct pd_symq *, pd_symq_fn, void *ctx);
+int	pd_symq_set_sample_fn(struct pd_symq *, pd_symq_fn, void *ctx);
 
 /*
  * Takes a record (copied). Returns 0, or -1 when out of memory. Records

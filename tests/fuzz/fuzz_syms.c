@@ -114,7 +114,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (sq = pd_symq_new(r.sy, pd_reader_evlist(rd))) == NULL)
 		abort();
 	if (pick & 2) {
-		pd_symq_set_sample_fn(sq, fold_sample, &r);
+		if (pd_symq_set_sample_fn(sq, fold_sample, &r) < 0)
+			abort();
 		if ((pick & 4) && (r.uw = pd_unwind_new(r.sy)) != NULL)
 			pd_symq_set_unwind(sq, r.uw);
 	}

@@ -3,7 +3,8 @@
  * The symbolizer's time-order queue: records come back in stream order,
  * each sample named with the state of its own time (a COMM written after
  * the samples it precedes in time still names them), callchains become
- * frames, and after the first rounds nothing is allocated per record.
+ * frames, and after the first rounds nothing is allocated per record;
+ * with a sample fn the same in time order, and nothing handed back.
  */
 #include "libcommon/sym/symq.h"
 
@@ -14,6 +15,7 @@
 #include "libcommon/stream/evlist.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 #include "libcommon/sym/symbols.h"
 #include "tests/unit/rec.h"
 #include "tests/unit/t.h"
@@ -134,49 +136,85 @@ drain(struct pd_symq *q, struct check *c, const size_t *offs, size_t n)
 	}
 }
 
-static void
-test_queue(void)
+/*
+ * The stream both tests read: a COMM, then ROUNDS rounds of samples
+ * newest first, as when two CPUs' buffers are written one after the
+ * other; round 1 also holds the rename at 1000, written after samples
+ * later than it; with `bad`, round 2 a sample that does not parse
+ * (*bad: its offset). The records' offsets into offs; returns how many.
+ */
+static size_t
+stream(size_t *offs, size_t *bad)
 {
-	static size_t offs[ROUNDS * (PER_ROUND + 2) + 4];
-	static const struct pd_syms_opts opts = { .dso_only = 1 };
-	struct t_attr a = { .type = 1, .sample_type = sample_type,
-	    .flags = PD_ATTR_SAMPLE_ID_ALL };
-	struct check c = { .order_ok = 1, .frames_ok = 1, .comm_ok = 1 };
-	struct pd_evlist el;
-	struct pd_syms *sy;
-	struct pd_symq *q;
-	const char *why;
-	size_t n = 0, i;
-#if COUNTING
-	size_t nround = 0;
-	unsigned long warm = 0;
-#endif
+	size_t n = 0;
 	unsigned r, k;
-
-	pd_evlist_init(&el);
-	b_len = 0;
-	b_attr(&a);
-	T(pd_evlist_add(&el, b_buf, b_len, NULL, 0, &why) == 0);
-	T((sy = pd_syms_new(&opts)) != NULL);
-	T((q = pd_symq_new(sy, &el)) != NULL);
-	if (sy == NULL || q == NULL)
-		return;
 
 	b_len = 0;
 	offs[n++] = comm(0, "early");
 	for (r = 0; r < ROUNDS; r++) {
-		/*
-		 * Each round's samples come newest first, as when two CPUs'
-		 * buffers are written one after the other; round 1 also
-		 * holds the rename at 1000, written after samples later
-		 * than it.
-		 */
 		for (k = 0; k < PER_ROUND; k++)
 			offs[n++] = sample(r * 1000 + 999 - k * 7, k % 9);
 		if (r == 1)
 			offs[n++] = comm(1000, "late");
+		if (r == 2 && bad != NULL) {
+			/* A chain of 99 entries that are not there. */
+			size_t at = sample(r * 1000 + 5, 0);
+
+			memcpy(b_buf + at + 32, &(uint64_t){ 99 }, 8);
+			offs[n++] = *bad = at;
+		}
 		offs[n++] = round_end();
 	}
+	return n;
+}
+
+#if COUNTING
+/* Nothing allocated since `warm`, counted after round `round`. */
+static void
+no_allocs_since(unsigned long warm, unsigned round)
+{
+	if (nalloc != warm)
+		fprintf(stderr, "%lu allocations after round %u\n",
+		    nalloc - warm, round);
+	T(nalloc == warm);
+}
+#endif
+
+/* One event, a symbolizer without files, and its queue: 0, or -1. */
+static int
+queue_open(struct pd_evlist *el, struct pd_syms **sy, struct pd_symq **q)
+{
+	static const struct pd_syms_opts opts = { .dso_only = 1 };
+	struct t_attr a = { .type = 1, .sample_type = sample_type,
+	    .flags = PD_ATTR_SAMPLE_ID_ALL };
+	const char *why;
+
+	pd_evlist_init(el);
+	b_len = 0;
+	b_attr(&a);
+	T(pd_evlist_add(el, b_buf, b_len, NULL, 0, &why) == 0);
+	T((*sy = pd_syms_new(&opts)) != NULL);
+	T(*sy == NULL || (*q = pd_symq_new(*sy, el)) != NULL);
+	return *sy != NULL && *q != NULL ? 0 : -1;
+}
+
+static void
+test_queue(void)
+{
+	static size_t offs[ROUNDS * (PER_ROUND + 2) + 4];
+	struct check c = { .order_ok = 1, .frames_ok = 1, .comm_ok = 1 };
+	struct pd_evlist el;
+	struct pd_syms *sy;
+	struct pd_symq *q;
+	size_t n, i;
+#if COUNTING
+	size_t nround = 0;
+	unsigned long warm = 0;
+#endif
+
+	if (queue_open(&el, &sy, &q) < 0)
+		return;
+	n = stream(offs, NULL);
 	for (i = 0; i < n; i++) {
 		struct pd_rec rec = b_view(offs[i]);
 
@@ -197,13 +235,98 @@ test_queue(void)
 	T(pd_symq_bad(q) == 0);
 #if COUNTING
 	/* The same rounds again and again: nothing new to allocate. */
-	if (nalloc != warm)
-		fprintf(stderr, "%lu allocations after round 10\n",
-		    nalloc - warm);
-	T(nalloc == warm);
+	no_allocs_since(warm, 10);
 #endif
 	pd_symq_free(q);
 	pd_syms_free(sy);
+	pd_evlist_free(&el);
+}
+
+/* What a sample fn saw. */
+struct fncheck {
+	struct pd_syms	*sy;
+	size_t		 nsample, nbad;
+	uint64_t	 last_time, bad_off;
+	int		 order_ok, comm_ok;
+};
+
+static void
+fn_sample(void *ctx, const struct pd_evsel *ev, const struct pd_rec *rec,
+    const struct pd_sample *s)
+{
+	struct fncheck *c = ctx;
+	const char *comm;
+
+	if (s == NULL) {
+		c->nbad++;
+		c->bad_off = ev != NULL ? rec->offset : UINT64_MAX;
+		return;
+	}
+	c->nsample++;
+	if (s->time < c->last_time)
+		c->order_ok = 0;
+	c->last_time = s->time;
+	comm = pd_syms_comm(c->sy, s->pid, s->tid);
+	if (comm == NULL || strcmp(comm, s->time < 1000 ? "early" :
+	    "late") != 0)
+		c->comm_ok = 0;
+}
+
+/*
+ * With a sample fn: samples in time order, each with the comm of its
+ * time, one that does not parse handed over with its offset, nothing
+ * handed back, and after the first rounds nothing allocated.
+ */
+static void
+test_fn(void)
+{
+	static size_t offs[ROUNDS * (PER_ROUND + 2) + 4];
+	struct fncheck c = { .order_ok = 1, .comm_ok = 1 };
+	const struct pd_symq_res *res;
+	struct pd_evlist el;
+	struct pd_symq *q;
+	struct pd_rec out;
+	size_t n, i, bad = 0, back = 0;
+#if COUNTING
+	size_t nround = 0;
+	unsigned long warm = 0;
+#endif
+
+	if (queue_open(&el, &c.sy, &q) < 0)
+		return;
+	T(pd_symq_set_sample_fn(q, fn_sample, &c) == 0);
+	n = stream(offs, &bad);
+	for (i = 0; i < n; i++) {
+		struct pd_rec rec = b_view(offs[i]);
+
+		rec.offset = offs[i];
+		T(pd_symq_push(q, &rec) == 0);
+		while (pd_symq_next(q, &out, &res) == 1)
+			back++;
+#if COUNTING
+		/*
+		 * A chunk holds some 40 of these rounds: by the 50th a
+		 * second is in use, and from then on the two take turns.
+		 */
+		if (rec.type == PD_RECORD_FINISHED_ROUND && ++nround == 50)
+			warm = nalloc;
+#endif
+	}
+	pd_symq_flush(q);
+	while (pd_symq_next(q, &out, &res) == 1)
+		back++;
+	T(back == 0);
+	T(c.nsample == (size_t)ROUNDS * PER_ROUND);
+	T(c.order_ok);
+	T(c.comm_ok);
+	T(c.nbad == 1);
+	T(c.bad_off == bad);
+	T(pd_symq_bad(q) == 0);
+#if COUNTING
+	no_allocs_since(warm, 50);
+#endif
+	pd_symq_free(q);
+	pd_syms_free(c.sy);
 	pd_evlist_free(&el);
 }
 
@@ -211,5 +334,6 @@ int
 main(void)
 {
 	test_queue();
+	test_fn();
 	return T_END();
 }
