@@ -160,6 +160,7 @@ pd_evlist_add_ids(struct pd_evlist *el, int idx, const uint64_t *ids,
 		if (pd_idmap_put(&el->idmap, ids[i], idx) < 0)
 			return -1;
 	}
+	el->gen++;
 	return 0;
 }
 

@@ -67,9 +67,10 @@ struct pd_evlist {
 	size_t		 cap;
 	struct pd_idmap	 idmap;		/* sample id -> evsel index */
 	/*
-	 * Changes whenever an event is added, named or given its
+	 * Changes whenever an event is added, named, given ids or its
 	 * tracepoint name: what a printer made of an event (its sample
-	 * line) holds while gen stays.
+	 * line), or which event a record's id names, holds while gen
+	 * stays.
 	 */
 	unsigned	 gen;
 	/*

@@ -100,6 +100,8 @@ struct held {
 	struct chunk		*c;
 	uint64_t		 offset;	/* in its input */
 	uint32_t		 flags;		/* pd_rec's */
+	uint32_t		 ev;		/* its event's index + 1, */
+	unsigned		 gen;		/* as at this evlist gen */
 	uint32_t		 pad;
 	unsigned char		 data[];	/* the record, 8-aligned */
 };
@@ -453,11 +455,13 @@ deliver(struct pd_symq *q, struct ent *e)
 	e->res.syms = sr;
 }
 
-/* With a sample fn: a record applied, or a sample handed to fn. */
+/*
+ * With a sample fn: a record applied, or a sample handed to fn; ev is
+ * its event when known, else NULL.
+ */
 static void
-apply(struct pd_symq *q, const struct pd_rec *rec)
+apply(struct pd_symq *q, const struct pd_rec *rec, const struct pd_evsel *ev)
 {
-	const struct pd_evsel *ev;
 	struct pd_sample s;
 	const char *why;
 
@@ -466,7 +470,7 @@ apply(struct pd_symq *q, const struct pd_rec *rec)
 			q->bad++;
 		return;
 	}
-	if ((ev = pd_evlist_for_rec(q->el, rec)) == NULL ||
+	if ((ev == NULL && (ev = pd_evlist_for_rec(q->el, rec)) == NULL) ||
 	    pd_sample_parse(ev, rec, &s, &why) < 0) {
 		q->fn(q->fn_ctx, ev, rec, NULL);
 		return;
@@ -492,7 +496,9 @@ held_due(void *ctx, void *ref, uint64_t ts)
 		rec.misc = pd_header_misc(h->data);
 		rec.size = pd_header_size(h->data);
 		rec.flags = h->flags;
-		apply(q, &rec);
+		/* Its event as found when it came, unless events changed. */
+		apply(q, &rec, h->ev != 0 && h->gen == q->el->gen ?
+		    &q->el->evsels[h->ev - 1] : NULL);
 	}
 	held_put(q, h);
 	return 0;
@@ -502,7 +508,7 @@ held_due(void *ctx, void *ref, uint64_t ts)
 static int
 push_held(struct pd_symq *q, const struct pd_rec *rec)
 {
-	const struct pd_evsel *ev;
+	const struct pd_evsel *ev = NULL;
 	struct held *h;
 	uint64_t time = 0;
 
@@ -513,13 +519,15 @@ push_held(struct pd_symq *q, const struct pd_rec *rec)
 		time = pd_sample_rec_time(ev, rec);
 	if (time == 0 || time == UINT64_MAX) {
 		/* perf applies it at once, where it stands. */
-		apply(q, rec);
+		apply(q, rec, ev);
 		return 0;
 	}
 	if ((h = held_get(q, sizeof(*h) + rec->size)) == NULL)
 		return -1;
 	h->offset = rec->offset;
 	h->flags = rec->flags;
+	h->ev = ev != NULL ? (uint32_t)(ev - q->el->evsels) + 1 : 0;
+	h->gen = q->el->gen;
 	memcpy(h->data, rec->data, rec->size);
 	if (pd_ordered_queue(q->oq, h, time) < 0)
 		return -1;
