@@ -160,7 +160,8 @@ names_open(const struct pd_syms_opts *so, const struct pd_evlist *el,
 }
 
 int
-names_record(struct names *nm, const struct pd_rec *rec)
+names_record(struct names *nm, const struct pd_rec *rec,
+    const struct pd_evsel *ev, uint64_t time)
 {
 	/* What COMPRESSED records hold comes next; they name nothing. */
 	if (rec->type == PD_RECORD_COMPRESSED ||
@@ -174,7 +175,7 @@ names_record(struct names *nm, const struct pd_rec *rec)
 	if (nm->gk != NULL)
 		gecko_record(nm->gk, rec);
 	/* It hands nothing back: samples go to names_sample. */
-	if (pd_symq_push(nm->sq, rec) < 0)
+	if (pd_symq_push_at(nm->sq, rec, ev, time) < 0)
 		return -1;
 	return nm->oom ? -1 : 0;
 }

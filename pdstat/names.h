@@ -9,9 +9,12 @@
 #ifndef PDSTAT_NAMES_H
 #define PDSTAT_NAMES_H
 
+#include <stdint.h>
+
 struct flame;
 struct gecko;
 struct pd_evlist;
+struct pd_evsel;
 struct pd_rec;
 struct pd_syms_opts;
 struct pprof;
@@ -32,11 +35,12 @@ struct names	*names_open(const struct pd_syms_opts *so,
 		    int unwind);
 
 /*
- * Every record of the input, in stream order: samples come due, in
- * time order, as the records before them are known. 0, or -1 when out
- * of memory.
+ * Every record of the input, in stream order, with its event and time
+ * (pd_symq_push_at's): samples come due, in time order, as the records
+ * before them are known. 0, or -1 when out of memory.
  */
-int	names_record(struct names *, const struct pd_rec *);
+int	names_record(struct names *, const struct pd_rec *,
+	    const struct pd_evsel *ev, uint64_t time);
 
 /* The end of the input: every sample still waiting comes due. 0 or -1. */
 int	names_end(struct names *);

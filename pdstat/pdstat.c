@@ -462,12 +462,12 @@ passes(const struct stats *st, const struct pd_rec *rec)
 /* Each record after it is counted (stats_each_fn). */
 static int
 pass_on(void *ctx, struct pd_reader *rd, const struct pd_rec *rec,
-    const char **why)
+    const struct pd_evsel *ev, uint64_t time, const char **why)
 {
 	struct input *in = ctx;
 	int r;
 
-	if (in->names != NULL && names_record(in->names, rec) < 0) {
+	if (in->names != NULL && names_record(in->names, rec, ev, time) < 0) {
 		*why = "out of memory";
 		return -1;
 	}

@@ -149,9 +149,9 @@ count_cpu(struct stats *st, uint32_t cpu)
  */
 static int
 do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
-    const char **why)
+    struct pd_evsel **evp, uint64_t *timep, const char **why)
 {
-	struct pd_evsel *ev = pd_evlist_for_rec(el, rec);
+	struct pd_evsel *ev = *evp = pd_evlist_for_rec(el, rec);
 	const struct pd_sample_layout *l;
 	struct evstat *e;
 	uint64_t time = 0;
@@ -172,7 +172,7 @@ do_sample(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	e->period += l->period != PD_HEAD_NONE ?
 	    pd_head_u64(rec, l->period) : ev->attr.sample_period;
 	if (l->time != PD_HEAD_NONE)
-		note_time(st, time = pd_head_u64(rec, l->time));
+		note_time(st, *timep = time = pd_head_u64(rec, l->time));
 	if (l->cpu != PD_HEAD_NONE &&
 	    count_cpu(st, pd_head_u32(rec, l->cpu, 0)) < 0)
 		goto nomem;
@@ -210,7 +210,8 @@ host_seen(struct stats *st, const struct pd_rec *rec)
 }
 
 static int
-do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
+do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
+    struct pd_evsel **evp, uint64_t *timep)
 {
 	struct pd_record_lost lost;
 	struct pd_record_lost_samples lost_samples;
@@ -251,8 +252,8 @@ do_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec)
 	if (!pd_rec_is_kernel(rec->type))
 		return 0;
 	if (pd_evlist_count(el) > 0 &&
-	    (ev = pd_evlist_for_rec(el, rec)) != NULL)
-		note_time(st, t = pd_sample_rec_time(ev, rec));
+	    (*evp = ev = pd_evlist_for_rec(el, rec)) != NULL)
+		note_time(st, *timep = t = pd_sample_rec_time(ev, rec));
 	return pd_threads_record(st->thr, rec, t);
 }
 
@@ -279,11 +280,16 @@ count_flagged(struct stats *st, const struct pd_rec *rec)
 	}
 }
 
-/* One record, in stream order. 0, or -1 with *why set. */
+/*
+ * One record, in stream order, and the event and time it was counted
+ * by (NULL, 0: none). 0, or -1 with *why set.
+ */
 static inline int
 stats_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
-    const char **why)
+    struct pd_evsel **ev, uint64_t *time, const char **why)
 {
+	*ev = NULL;
+	*time = 0;
 	if (rec->flags == 0) {
 		type_add(&st->recs, rec->type, rec->size);
 		st->stream_bytes += rec->size + rec->payload;
@@ -295,8 +301,8 @@ stats_record(struct stats *st, struct pd_evlist *el, const struct pd_rec *rec,
 	} else
 		count_flagged(st, rec);
 	if (rec->type == PERF_RECORD_SAMPLE)
-		return do_sample(st, el, rec, why);
-	if (do_record(st, el, rec) < 0) {
+		return do_sample(st, el, rec, ev, time, why);
+	if (do_record(st, el, rec, ev, time) < 0) {
 		*why = "out of memory";
 		return -1;
 	}
@@ -309,16 +315,18 @@ stats_scan(struct stats *st, struct pd_reader *rd, stats_each_fn each,
 {
 	struct pd_evlist *el = pd_reader_evlist(rd);
 	const struct pd_err *e;
+	struct pd_evsel *ev;
 	const char *why;
 	struct pd_rec rec;
+	uint64_t time;
 	int r;
 
 	while ((r = pd_reader_next(rd, &rec)) > 0) {
-		if (stats_record(st, el, &rec, &why) < 0)
+		if (stats_record(st, el, &rec, &ev, &time, &why) < 0)
 			goto bad;
 		if (each == NULL)
 			continue;
-		if ((r = each(ctx, rd, &rec, &why)) == -1)
+		if ((r = each(ctx, rd, &rec, ev, time, &why)) == -1)
 			goto bad;
 		if (r < -2)
 			break;

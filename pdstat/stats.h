@@ -14,6 +14,7 @@
 #include "libcommon/stream/perf.h"
 
 struct pd_evlist;
+struct pd_evsel;
 struct pd_reader;
 struct pd_rec;
 struct pd_threads;
@@ -90,12 +91,14 @@ int	stats_open(struct stats *, struct pd_reader *rd);
 void	stats_close(struct stats *);
 
 /*
- * What else a record goes to as it passes, as stored: 0; -1 with *why
- * set (out of memory); -2 when writing failed (errno set); -3 when the
- * reader failed (its error is the input's).
+ * What else a record goes to as it passes, as stored, with the event
+ * and time it was counted by (pd_symq_push_at's ev and time): 0; -1
+ * with *why set (out of memory); -2 when writing failed (errno set);
+ * -3 when the reader failed (its error is the input's).
  */
 typedef int	(*stats_each_fn)(void *ctx, struct pd_reader *rd,
-		    const struct pd_rec *rec, const char **why);
+		    const struct pd_rec *rec, const struct pd_evsel *ev,
+		    uint64_t time, const char **why);
 
 /*
  * Reads the input to its end or its first error, counting every record

@@ -504,19 +504,15 @@ held_due(void *ctx, void *ref, uint64_t ts)
 	return 0;
 }
 
-/* pd_symq_push with a sample fn. */
+/* pd_symq_push_at with a sample fn. */
 static int
-push_held(struct pd_symq *q, const struct pd_rec *rec)
+push_held(struct pd_symq *q, const struct pd_rec *rec,
+    const struct pd_evsel *ev, uint64_t time)
 {
-	const struct pd_evsel *ev = NULL;
 	struct held *h;
-	uint64_t time = 0;
 
 	if (rec->type == PD_RECORD_FINISHED_ROUND)
 		return pd_ordered_round(q->oq);
-	if (pd_rec_is_kernel(rec->type) && q->el->n > 0 &&
-	    (ev = pd_evlist_for_rec(q->el, rec)) != NULL)
-		time = pd_sample_rec_time(ev, rec);
 	if (time == 0 || time == UINT64_MAX) {
 		/* perf applies it at once, where it stands. */
 		apply(q, rec, ev);
@@ -608,15 +604,26 @@ make_room(struct pd_symq *q)
 int
 pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 {
-	const struct pd_evsel *ev;
+	const struct pd_evsel *ev = NULL;
+	uint64_t time = 0;
+
+	if (pd_rec_is_kernel(rec->type) && q->el->n > 0 &&
+	    (ev = pd_evlist_for_rec(q->el, rec)) != NULL)
+		time = pd_sample_rec_time(ev, rec);
+	return pd_symq_push_at(q, rec, ev, time);
+}
+
+int
+pd_symq_push_at(struct pd_symq *q, const struct pd_rec *rec,
+    const struct pd_evsel *ev, uint64_t time)
+{
 	struct ent *e;
 	struct tag *t;
-	uint64_t time = 0;
 	unsigned char cls;
 	int r;
 
 	if (q->fn != NULL)
-		return push_held(q, rec);
+		return push_held(q, rec, ev, time);
 	if (q->n == q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 1024, i;
 		struct ent **nf = malloc(ncap * sizeof(*nf));
@@ -645,9 +652,6 @@ pd_symq_push(struct pd_symq *q, const struct pd_rec *rec)
 		e->done = 1;
 		return pd_ordered_round(q->oq);
 	}
-	if (pd_rec_is_kernel(rec->type) && q->el->n > 0 &&
-	    (ev = pd_evlist_for_rec(q->el, rec)) != NULL)
-		time = pd_sample_rec_time(ev, rec);
 	if ((t = tag_get(q)) == NULL) {
 		deliver(q, e);
 		return -1;

@@ -69,6 +69,16 @@ int	pd_symq_set_sample_fn(struct pd_symq *, pd_symq_fn, void *ctx);
 int	pd_symq_push(struct pd_symq *, const struct pd_rec *);
 
 /*
+ * pd_symq_push for a tool that found the record's event and time
+ * already, as pd_symq_push would: ev, pd_evlist_for_rec's in the
+ * queue's evlist for a kernel record (NULL otherwise, or when none),
+ * time, pd_sample_rec_time's with it (0: none). Each record's event is
+ * then looked up once.
+ */
+int	pd_symq_push_at(struct pd_symq *, const struct pd_rec *,
+	    const struct pd_evsel *ev, uint64_t time);
+
+/*
  * The next record in stream order once every sample up to it has its
  * names: 1 and *rec (a copy, valid until the next call) with *res for
  * a SAMPLE (else NULL); 0 when none is ready (push more, or flush).
