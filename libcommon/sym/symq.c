@@ -85,7 +85,8 @@ struct ent {
  * A queue with a sample fn holds its records in chunks, in the order
  * they come; a chunk goes back to the free list (one larger than
  * CHUNK, for a record that big, to the allocator) once the last of its
- * records is applied and another chunk is being filled.
+ * records is applied and another chunk is being filled. The chunks in
+ * use count in `bytes`, against SYMQ_BYTES_MAX.
  */
 #define CHUNK		(256U << 10)
 
@@ -255,6 +256,18 @@ pd_symq_set_unwind(struct pd_symq *q, struct pd_unwind *uw)
 
 static int	held_due(void *, void *, uint64_t);
 
+/* A chunk none of whose records waits, and not being filled: reused. */
+static void
+chunk_done(struct pd_symq *q, struct chunk *c)
+{
+	q->bytes -= c->size;
+	if (c->size == CHUNK) {
+		c->next = q->cfree;
+		q->cfree = c;
+	} else
+		free(c);
+}
+
 /* Room for a held record of `size` bytes, in the chunk being filled. */
 static struct held *
 held_get(struct pd_symq *q, size_t size)
@@ -264,23 +277,20 @@ held_get(struct pd_symq *q, size_t size)
 
 	size = (size + 7) & ~(size_t)7;
 	if (c == NULL || c->fill + size > c->size) {
-		if (c != NULL && c->live == 0 && c->size == CHUNK) {
-			c->next = q->cfree;
-			q->cfree = c;
-		}
+		q->cur = NULL;
+		if (c != NULL && c->live == 0)
+			chunk_done(q, c);
 		if (size <= CHUNK && q->cfree != NULL) {
 			c = q->cfree;
 			q->cfree = c->next;
 		} else {
 			size_t n = size > CHUNK ? size : CHUNK;
 
-			if ((c = malloc(sizeof(*c) + n)) == NULL) {
-				q->cur = NULL;
+			if ((c = malloc(sizeof(*c) + n)) == NULL)
 				return NULL;
-			}
 			c->size = n;
-			q->bytes += n;
 		}
+		q->bytes += c->size;
 		c->fill = 0;
 		c->live = 0;
 		q->cur = c;
@@ -298,15 +308,8 @@ held_put(struct pd_symq *q, struct held *h)
 {
 	struct chunk *c = h->c;
 
-	if (--c->live > 0 || c == q->cur)
-		return;
-	if (c->size == CHUNK) {
-		c->next = q->cfree;
-		q->cfree = c;
-	} else {
-		q->bytes -= c->size;
-		free(c);
-	}
+	if (--c->live == 0 && c != q->cur)
+		chunk_done(q, c);
 }
 
 int
@@ -314,7 +317,7 @@ pd_symq_set_sample_fn(struct pd_symq *q, pd_symq_fn fn, void *ctx)
 {
 	struct pd_ordered *oq;
 
-	/* Its queue holds blocks, delivered to held_due. */
+	/* Its queue holds records in chunks (held_get), for held_due. */
 	if ((oq = pd_ordered_new(SYMQ_INDEX_MAX, 0, held_due, q)) == NULL)
 		return -1;
 	pd_ordered_free(q->oq);

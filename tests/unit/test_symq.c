@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "libcommon/stream/evlist.h"
@@ -330,10 +331,57 @@ test_fn(void)
 	pd_evlist_free(&el);
 }
 
+/*
+ * Past the queue's cap (64 MiB) with no round to let records out: what
+ * waits is applied then, once, and counted as early; the queue then
+ * goes on holding (not applying each record as it comes), and every
+ * sample still comes out once, in time order.
+ */
+static void
+test_fn_cap(void)
+{
+	struct fncheck c = { .order_ok = 1, .comm_ok = 1 };
+	const char *note;
+	struct pd_evlist el;
+	struct pd_symq *q;
+	struct pd_rec rec;
+	unsigned long early = 0;
+	size_t at, i, n = 1500000;
+
+	if (queue_open(&el, &c.sy, &q) < 0)
+		return;
+	T(pd_symq_set_sample_fn(q, fn_sample, &c) == 0);
+	b_len = 0;
+	rec = b_view(comm(0, "late"));
+	T(pd_symq_push(q, &rec) == 0);
+	at = sample(1000, 0);
+	for (i = 0; i < n; i++) {
+		memcpy(b_buf + at + 24, &(uint64_t){ 1000 + i }, 8);
+		rec = b_view(at);
+		if (pd_symq_push(q, &rec) < 0) {
+			T(0);
+			break;
+		}
+	}
+	pd_symq_flush(q);
+	T(c.nsample == n);
+	T(c.order_ok);
+	T(c.comm_ok);
+	while ((note = pd_syms_next_note(c.sy)) != NULL)
+		if (strstr(note, "held over") != NULL)
+			early = strtoul(strchr(note, ':') + 2, NULL, 10);
+	/* 72 bytes a record held: some 930,000 fill the cap, once. */
+	T(early > n / 2 && early < n * 3 / 4);
+	pd_symq_free(q);
+	pd_syms_free(c.sy);
+	pd_evlist_free(&el);
+}
+
 int
 main(void)
 {
 	test_queue();
 	test_fn();
+	test_fn_cap();
 	return T_END();
 }
