@@ -492,12 +492,8 @@ held_due(void *ctx, void *ref, uint64_t ts)
 
 	(void)ts;
 	if (!q->dropping) {
+		pd_rec_view(&rec, h->data);
 		rec.offset = h->offset;
-		rec.data = h->data;
-		rec.payload = 0;
-		rec.type = pd_header_type(h->data);
-		rec.misc = pd_header_misc(h->data);
-		rec.size = pd_header_size(h->data);
 		rec.flags = h->flags;
 		/* Its event as found when it came, unless events changed. */
 		apply(q, &rec, h->ev != 0 && h->gen == q->el->gen ?

@@ -63,8 +63,9 @@ typedef void	(*pd_symq_fn)(void *ctx, const struct pd_evsel *,
 int	pd_symq_set_sample_fn(struct pd_symq *, pd_symq_fn, void *ctx);
 
 /*
- * Takes a record (copied). Returns 0, or -1 when out of memory. Records
- * the symbolizer cannot use are counted in *bad of pd_symq_stats.
+ * Takes a record (copied where it waits; the caller's is not kept).
+ * Returns 0, or -1 when out of memory. Records the symbolizer cannot
+ * use are counted (pd_symq_bad).
  */
 int	pd_symq_push(struct pd_symq *, const struct pd_rec *);
 
