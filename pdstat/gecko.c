@@ -86,6 +86,34 @@ struct lcent {
 	uint32_t	 gf, lf;
 };
 
+/*
+ * Kernel frames while /proc/kallsyms is read ahead (pd_klater, 30 to
+ * 50 ms of the kernel's time). A thread's tables number its frames and
+ * stacks in the order its samples first use them, and a frame is a
+ * name, so nothing of a sample can go into them before its kernel
+ * frames are named. Meanwhile every sample waits: its thread and user
+ * frames found in their turn, its kernel frames kept by address (KEPT |
+ * index), its stack kept once per thread (struct wstack) and its row in
+ * memory. When the names come (name_waiting), each kept address is
+ * named, the kept stacks go into their threads' tables in the order
+ * they first came, and the rows follow in theirs: the tables and rows
+ * are what they would have been had the names been there all along.
+ */
+#define KEPT		0x80000000U
+#define WAIT_ROWS	(1U << 18)	/* rows that wait at most (4 MiB) */
+#define WAIT_IDS	(1U << 20)	/* their stacks' frames (4 MiB) */
+
+struct kept {
+	uint64_t	 addr;
+	uint32_t	 pid, gf;	/* gf: its frame, once named */
+};
+
+struct wstack {
+	uint32_t	 thread, n;
+	size_t		 at;		/* its frames in wids */
+	uint32_t	 ls;		/* its stack, once named */
+};
+
 struct gecko {
 	struct tab_strs	 strs;
 	struct gframe	*frames;
@@ -115,7 +143,21 @@ struct gecko {
 	struct fent	 fcache[PCACHE];
 	struct lcent	 lcache[LCACHE];
 	uint32_t	 gids[MAX_FRAMES];
+
+	struct pd_klater kl;
+	struct kept	*kept;
+	size_t		 nkept, keptcap;
+	struct tab_index kidx;		/* kept, by address */
+	struct wstack	*ws;
+	size_t		 nws, wscap;
+	struct tab_index widx;		/* ws, by thread and frames */
+	uint32_t	*wids;
+	size_t		 nwids, widcap;
+	struct row	*wrows;		/* stack: a ws index */
+	size_t		 nwrows, wrowcap;
 };
+
+static int	name_waiting(void *, struct pd_syms *);
 
 struct gecko *
 gecko_new(void)
@@ -130,6 +172,8 @@ gecko_new(void)
 		return NULL;
 	}
 	g->view = -1;
+	g->kl.settle = name_waiting;
+	g->kl.ctx = g;
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	/* Unlinked at once: nothing is left behind, whatever happens. */
@@ -152,6 +196,13 @@ gecko_free(struct gecko *g)
 
 	if (g == NULL)
 		return;
+	pd_klater_drop(&g->kl);
+	free(g->kept);
+	free(g->kidx.s);
+	free(g->ws);
+	free(g->widx.s);
+	free(g->wids);
+	free(g->wrows);
 	for (i = 0; i < g->nthreads; i++) {
 		free(g->threads[i].stk);
 		free(g->threads[i].fr);
@@ -390,16 +441,149 @@ put_row(struct gecko *g, uint32_t t, uint32_t stack, uint64_t time)
 	return 0;
 }
 
+/* The thread's stack of frames gf (n, innermost first). 0 or -1. */
+static int
+thread_stack(struct gecko *g, uint32_t t, const uint32_t *gf, size_t n,
+    uint32_t *ls)
+{
+	uint32_t lf, prefix1 = 0;
+
+	/* From its root: frames are innermost first. */
+	while (n-- > 0) {
+		if (local_frame(g, t, gf[n], &lf) < 0 ||
+		    local_stack(g, t, prefix1, lf, ls) < 0)
+			return -1;
+		prefix1 = *ls + 1;
+	}
+	return 0;
+}
+
+/* The kept kernel address addr: KEPT | its index. 0 or -1. */
+static int
+keep(struct gecko *g, uint64_t addr, uint32_t pid, uint32_t *id)
+{
+	uint32_t h = (uint32_t)tab_mix(addr);
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&g->kidx) < 0)
+		return -1;
+	for (k = tab_first(&g->kidx, h); (sl = &g->kidx.s[k])->id1 != 0;
+	    k = tab_next(&g->kidx, k))
+		if (g->kept[sl->id1 - 1].addr == addr) {
+			*id = KEPT | (sl->id1 - 1);
+			return 0;
+		}
+	if (tab_grow(&g->kept, &g->keptcap, g->nkept, sizeof(*g->kept)) < 0)
+		return -1;
+	g->kept[g->nkept].addr = addr;
+	g->kept[g->nkept].pid = pid;
+	*id = KEPT | (uint32_t)g->nkept;
+	tab_set(&g->kidx, k, (uint32_t)g->nkept++, h);
+	return 0;
+}
+
+/* A waiting sample of thread t, frames ids (n), at time. 0 or -1. */
+static int
+wait_row(struct gecko *g, uint32_t t, const uint32_t *ids, size_t n,
+    uint64_t time)
+{
+	uint32_t h = (uint32_t)tab_hash(ids, n * sizeof(*ids), t);
+	struct wstack *w;
+	struct tab_slot *sl;
+	size_t k;
+
+	if (tab_index_room(&g->widx) < 0)
+		return -1;
+	for (k = tab_first(&g->widx, h); (sl = &g->widx.s[k])->id1 != 0;
+	    k = tab_next(&g->widx, k)) {
+		w = &g->ws[sl->id1 - 1];
+		if (sl->h == h && w->thread == t && w->n == n &&
+		    memcmp(g->wids + w->at, ids, n * sizeof(*ids)) == 0)
+			goto row;
+	}
+	if (tab_grow(&g->ws, &g->wscap, g->nws, sizeof(*g->ws)) < 0)
+		return -1;
+	while (g->nwids + n > g->widcap)
+		if (tab_grow(&g->wids, &g->widcap, g->widcap,
+		    sizeof(*g->wids)) < 0)
+			return -1;
+	memcpy(g->wids + g->nwids, ids, n * sizeof(*ids));
+	w = &g->ws[g->nws];
+	w->thread = t;
+	w->n = (uint32_t)n;
+	w->at = g->nwids;
+	g->nwids += n;
+	tab_set(&g->widx, k, (uint32_t)g->nws++, h);
+	sl = &g->widx.s[k];
+row:
+	if (tab_grow(&g->wrows, &g->wrowcap, g->nwrows, sizeof(*g->wrows)) < 0)
+		return -1;
+	g->wrows[g->nwrows].thread = t;
+	g->wrows[g->nwrows].stack = sl->id1 - 1;
+	g->wrows[g->nwrows++].time = time;
+	/* Memory stays bounded: past so many, the names are waited for. */
+	return g->nwrows < WAIT_ROWS && g->nwids < WAIT_IDS ? 0 :
+	    pd_klater_settle(&g->kl);
+}
+
+/* The waiting samples named and put in their turn (pd_klater). 0 or -1. */
+static int
+name_waiting(void *ctx, struct pd_syms *sy)
+{
+	struct gecko *g = ctx;
+	uint32_t gf[MAX_FRAMES];
+	size_t i, j;
+	int r = -1;
+
+	for (i = 0; i < g->nkept; i++) {
+		struct kept *kp = &g->kept[i];
+		struct pd_symc *c = pd_syms_lookup(sy, kp->pid,
+		    PERF_RECORD_MISC_KERNEL, kp->addr);
+
+		if (frame_of(g, &c->r, &kp->gf) < 0)
+			goto out;
+	}
+	for (i = 0; i < g->nws; i++) {
+		struct wstack *w = &g->ws[i];
+		const uint32_t *id = g->wids + w->at;
+
+		for (j = 0; j < w->n; j++)
+			gf[j] = id[j] & KEPT ? g->kept[id[j] & ~KEPT].gf : id[j];
+		if (thread_stack(g, w->thread, gf, w->n, &w->ls) < 0)
+			goto out;
+	}
+	for (i = 0; i < g->nwrows; i++)
+		if (put_row(g, g->wrows[i].thread, g->ws[g->wrows[i].stack].ls,
+		    g->wrows[i].time) < 0)
+			goto out;
+	r = 0;
+out:
+	g->nkept = g->nws = g->nwids = g->nwrows = 0;
+	if (g->kidx.s != NULL)
+		memset(g->kidx.s, 0, g->kidx.cap * sizeof(*g->kidx.s));
+	if (g->widx.s != NULL)
+		memset(g->widx.s, 0, g->widx.cap * sizeof(*g->widx.s));
+	g->kidx.n = g->widx.n = 0;
+	return r;
+}
+
+int
+gecko_settle(struct gecko *g)
+{
+	return pd_klater_settle(&g->kl);
+}
+
 int
 gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
     const struct pd_sample *s, const struct pd_frame *frames, size_t n)
 {
 	const char *comm, *hn;
 	char cbuf[16], hbuf[160];
-	uint32_t t, lf, prefix1 = 0, ls = 0, key;
+	uint32_t t, ls = 0, key;
 	size_t i;
 	uint64_t time;
-	int isnew;
+	int isnew, wait = 0;
 
 	/* One of no time stands where it came, as perf applies it. */
 	time = s->type & PERF_SAMPLE_TIME ? s->time : g->tlast;
@@ -450,10 +634,25 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		n = MAX_FRAMES;
 	if (g->view == -1 && (g->view = pd_syms_view_new(sy)) < 0)
 		g->view = -2;
+	/* Kernel names to wait for, or samples waiting before this one? */
+	for (i = 0; i < n; i++)
+		if (frames[i].cpumode == PERF_RECORD_MISC_KERNEL) {
+			if ((wait = pd_klater_ask(&g->kl, sy)) < 0)
+				return -1;
+			break;
+		}
+	if (i == n)
+		wait = g->nwrows > 0;
 	for (i = 0; i < n; i++) {
-		struct pd_symc *c = pd_syms_lookup(sy, s->pid,
-		    frames[i].cpumode, frames[i].addr);
+		struct pd_symc *c;
 
+		if (wait && frames[i].cpumode == PERF_RECORD_MISC_KERNEL) {
+			if (keep(g, frames[i].addr, s->pid, &g->gids[i]) < 0)
+				return -1;
+			continue;
+		}
+		c = pd_syms_lookup(sy, s->pid, frames[i].cpumode,
+		    frames[i].addr);
 		if (g->view >= 0 && c->view[g->view] != 0) {
 			g->gids[i] = (uint32_t)c->view[g->view] - 1;
 			continue;
@@ -470,13 +669,10 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 			g->unknown++;
 		n = 1;
 	}
-	/* The stack from its root: frames are innermost first. */
-	for (i = n; i-- > 0;) {
-		if (local_frame(g, t, g->gids[i], &lf) < 0 ||
-		    local_stack(g, t, prefix1, lf, &ls) < 0)
-			return -1;
-		prefix1 = ls + 1;
-	}
+	if (wait)
+		return wait_row(g, t, g->gids, n, time);
+	if (thread_stack(g, t, g->gids, n, &ls) < 0)
+		return -1;
 	return put_row(g, t, ls, time);
 }
 

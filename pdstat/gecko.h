@@ -24,6 +24,15 @@ struct gecko;
 struct gecko	*gecko_new(void);
 void		 gecko_free(struct gecko *);
 
+/*
+ * While /proc/kallsyms is read ahead (pd_klater), samples with kernel
+ * frames wait for their names, and those after them too: this names
+ * and puts them now, before pd_syms_end. The profile is the same
+ * either way. 0, or -1 (out of memory, or the temporary file could not
+ * be written: errno).
+ */
+int	gecko_settle(struct gecko *);
+
 /* Starts an input; its end, before its sy goes. */
 void	gecko_input(struct gecko *);
 void	gecko_input_end(struct gecko *);

@@ -191,6 +191,10 @@ names_end(struct names *nm)
 		r = -1;
 	if (nm->top != NULL && symtop_settle(nm->top) < 0)
 		r = -1;
+	if (nm->pp != NULL && pprof_settle(nm->pp) < 0)
+		r = -1;
+	if (nm->gk != NULL && gecko_settle(nm->gk) < 0)
+		r = -1;
 	pd_syms_end(nm->sy, nm->el);
 	return r;
 }

@@ -72,13 +72,34 @@ struct pline {
  * stream is read (pd_srcq), and come back later; what they add to the
  * tables (source files, with --inline functions) is then put where a
  * run that looked them up as each location was made would have put
- * it: the profile is the same. So each string and function has a key,
- * its place in that order: made in its turn, (locations made) << 32 |
- * its id; made by location l's lines, l << 32 | LATE | the how-manieth
- * of l's. A string or function both make has the smaller. Writing
- * renumbers them in the keys' order.
+ * it: the profile is the same. So each string, function and mapping
+ * has a key, its place in that order: made in its turn, (locations
+ * made) << 32 | its id; made by location l's lines, l << 32 | LATE |
+ * LINES | the how-manieth of l's (and by its kernel frame named late,
+ * below, l << 32 | LATE | the how-manieth). One both make has the
+ * smaller. Writing renumbers them in the keys' order.
  */
 #define LATE		(1ULL << 31)
+#define LINES		(1ULL << 30)
+
+/*
+ * Kernel frames while /proc/kallsyms is read ahead (pd_klater, 30 to
+ * 50 ms of the kernel's time): a new kernel address gets its location
+ * in its turn, keyed (address, KWAIT), and its mapping and function
+ * wait. When the names come (name_waiting), each waiting location is
+ * named as it would have been when made, in the order they were made,
+ * and what that adds is keyed as the location's own (l << 32 | LATE |
+ * k, before its lines): the profile is the same as if the names had
+ * been there all along. Only until the first kernel frame is named:
+ * after that, an address met again must find its location by its
+ * mapping.
+ */
+#define KWAIT		UINT32_MAX
+
+struct kwait {
+	uint64_t	 addr;		/* the frame's, as it was looked up */
+	uint32_t	 loc, pid;
+};
 
 /*
  * What a sample is labelled with: few of them (threads times cpus), so
@@ -155,8 +176,16 @@ struct pprof {
 	size_t		 nlines, linecap;
 	int		 inl;		/* --inline */
 	struct pd_srcq	*srcq;		/* the lines asked for, or NULL */
-	uint64_t	*skey, *fkey;	/* strings', functions' keys */
-	size_t		 skcap, fkcap;
+	uint64_t	*skey, *fkey, *mkey;	/* strings', functions',
+						   mappings' keys */
+	size_t		 skcap, fkcap, mkcap;
+	uint64_t	 late;		/* naming location l late: l << 32 |
+					   LATE; else 0 */
+	uint32_t	 latek;		/* what it has made so far */
+	struct pd_klater kl;
+	struct kwait	*kw;		/* the locations waiting, in order */
+	size_t		 nkw, kwcap;
+	int		 knamed;	/* a kernel frame was named */
 
 	int		 view[2];	/* words of the pd_syms' address cache:
 					   a caller's location, a leaf's; -1:
@@ -195,11 +224,20 @@ str_keyed(struct pprof *pp, const char *s, size_t len, uint64_t late,
 	return 0;
 }
 
+/* While a waiting location is named: the key of the next thing it makes. */
+static uint64_t
+late_key(struct pprof *pp)
+{
+	return pp->late != 0 ? pp->late | pp->latek++ : 0;
+}
+
 static int
 str(struct pprof *pp, const char *s, uint32_t *id)
 {
-	return str_keyed(pp, s, strlen(s), 0, id);
+	return str_keyed(pp, s, strlen(s), late_key(pp), id);
 }
+
+static int	name_waiting(void *, struct pd_syms *);
 
 struct pprof *
 pprof_new(void)
@@ -210,6 +248,8 @@ pprof_new(void)
 	if (pp == NULL)
 		return NULL;
 	pp->view[0] = pp->view[1] = -1;
+	pp->kl.settle = name_waiting;
+	pp->kl.ctx = pp;
 	/* String 0 is "", as profile.proto asks. */
 	if (str(pp, "", &empty) < 0 || str(pp, "pid", &pp->k_pid) < 0 ||
 	    str(pp, "tid", &pp->k_tid) < 0 || str(pp, "cpu", &pp->k_cpu) < 0 ||
@@ -226,10 +266,13 @@ pprof_free(struct pprof *pp)
 {
 	if (pp == NULL)
 		return;
+	pd_klater_drop(&pp->kl);
 	pd_srcq_free(pp->srcq);
 	tab_strs_free(&pp->strs);
 	free(pp->skey);
 	free(pp->fkey);
+	free(pp->mkey);
+	free(pp->kw);
 	free(pp->ev);
 	free(pp->pos);
 	free(pp->maps);
@@ -347,6 +390,7 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 	uint32_t h = (uint32_t)tab_hash(m, offsetof(struct mapping, symbols),
 	    1);
 	struct tab_slot *sl;
+	uint64_t late = late_key(pp);
 	size_t k;
 
 	if (tab_index_room(&pp->midx) < 0)
@@ -356,10 +400,15 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 		if (sl->h == h && map_eq(&pp->maps[sl->id1 - 1], m)) {
 			if (m->symbols)
 				pp->maps[sl->id1 - 1].symbols = 1;
+			if (late != 0 && late < pp->mkey[sl->id1 - 1])
+				pp->mkey[sl->id1 - 1] = late;
 			return sl->id1;
 		}
-	if (tab_grow(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0)
+	if (tab_grow(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0 ||
+	    tab_grow(&pp->mkey, &pp->mkcap, pp->nmaps, sizeof(*pp->mkey)) < 0)
 		return 0;
+	pp->mkey[pp->nmaps] = late != 0 ? late :
+	    (uint64_t)pp->nlocs << 32 | pp->nmaps;
 	pp->maps[pp->nmaps] = *m;
 	sl->id1 = (uint32_t)++pp->nmaps;
 	sl->h = h;
@@ -454,7 +503,7 @@ location_lines(struct pprof *pp, uint32_t loc, const struct pd_srcframe *sf,
 {
 	struct location *l = &pp->locs[loc];
 	struct mapping *mp = l->map != 0 ? &pp->maps[l->map - 1] : NULL;
-	uint64_t late = (uint64_t)loc << 32 | LATE;
+	uint64_t late = (uint64_t)loc << 32 | LATE | LINES;
 	uint32_t name, fn, k = 0;
 	const char *nm;
 	size_t j;
@@ -560,7 +609,7 @@ mapping_of(struct pprof *pp, const struct pd_mapres *mr)
 			hex[2 * i] = hexd[mr->bid[i] >> 4];
 			hex[2 * i + 1] = hexd[mr->bid[i] & 15];
 		}
-		if (str_keyed(pp, hex, 2 * i, 0, &m.bid) < 0)
+		if (str_keyed(pp, hex, 2 * i, late_key(pp), &m.bid) < 0)
 			return 0;
 	}
 	if ((c->map = mapping_id(pp, &m)) != 0) {
@@ -593,11 +642,59 @@ function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
 	if (r->raw != NULL && r->raw != r->name &&
 	    str(pp, r->raw, &sysname) < 0)
 		return -1;
-	if (function_of(pp, name, sysname, 0, fn) < 0)
+	if (function_of(pp, name, sysname, late_key(pp), fn) < 0)
 		return -1;
 	c->name = r->name;
 	c->dso = r->dso;
 	c->func1 = *fn + 1;
+	return 0;
+}
+
+/*
+ * The location (addr, map)'s id + 1 in *id, or its slot in the index
+ * for a new one in *sl and *h (0, *id 0). -1: out of memory.
+ */
+static int
+location_find(struct pprof *pp, uint64_t addr, uint32_t map,
+    struct tab_slot **sl, uint32_t *h, uint32_t *id)
+{
+	const struct location *l;
+	size_t k;
+
+	*h = (uint32_t)tab_mix(addr * 0x9e3779b97f4a7c15ULL ^ map);
+	*id = 0;
+	if (tab_index_room(&pp->lidx) < 0)
+		return -1;
+	for (k = tab_first(&pp->lidx, *h); (*sl = &pp->lidx.s[k])->id1 != 0;
+	    k = tab_next(&pp->lidx, k)) {
+		if ((*sl)->h != *h)
+			continue;
+		l = &pp->locs[(*sl)->id1 - 1];
+		if (l->addr == addr && l->map == map) {
+			*id = (*sl)->id1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* A new location at slot sl: its id. -1: out of memory. */
+static int
+location_add(struct pprof *pp, uint64_t addr, uint32_t map, uint32_t fn,
+    struct tab_slot *sl, uint32_t h, uint32_t *id)
+{
+	struct location *l;
+
+	if (tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
+		return -1;
+	l = &pp->locs[pp->nlocs];
+	l->addr = addr;
+	l->map = map;
+	l->func = fn;
+	l->line = 0;
+	sl->id1 = *id = (uint32_t)++pp->nlocs;
+	sl->h = h;
+	pp->lidx.n++;
 	return 0;
 }
 
@@ -611,77 +708,128 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
     uint32_t *id)
 {
 	struct pd_mapres mr;
-	struct location *l;
 	struct tab_slot *sl;
 	uint32_t map = 0, h, fn;
 	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
-	size_t k;
 
 	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0 &&
 	    (map = mapping_of(pp, &mr)) == 0)
 		return -1;
-	h = (uint32_t)tab_mix(addr * 0x9e3779b97f4a7c15ULL ^ map);
-	if (tab_index_room(&pp->lidx) < 0)
+	if (location_find(pp, addr, map, &sl, &h, id) < 0)
 		return -1;
-	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
-	    k = (k + 1) & (pp->lidx.cap - 1)) {
-		if (sl->h != h)
-			continue;
-		l = &pp->locs[sl->id1 - 1];
-		if (l->addr == addr && l->map == map) {
-			*id = sl->id1;
-			return 0;
+	if (*id != 0)
+		return 0;
+	if (function_named(pp, r, &fn) < 0 ||
+	    location_add(pp, addr, map, fn, sl, h, id) < 0 ||
+	    lines_ask(pp, sy, r, *id - 1) < 0)
+		return -1;
+	return 0;
+}
+
+/* The location of a kernel frame whose names wait (KWAIT). 0 or -1. */
+static int
+location_waiting(struct pprof *pp, uint32_t pid, const struct pd_frame *fr,
+    int leaf, uint32_t *id)
+{
+	struct tab_slot *sl;
+	uint32_t h;
+	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
+
+	if (location_find(pp, addr, KWAIT, &sl, &h, id) < 0)
+		return -1;
+	if (*id != 0)
+		return 0;
+	if (tab_grow(&pp->kw, &pp->kwcap, pp->nkw, sizeof(*pp->kw)) < 0 ||
+	    location_add(pp, addr, KWAIT, 0, sl, h, id) < 0)
+		return -1;
+	pp->kw[pp->nkw].addr = fr->addr;
+	pp->kw[pp->nkw].loc = *id - 1;
+	pp->kw[pp->nkw++].pid = pid;
+	return 0;
+}
+
+/*
+ * The waiting locations named (pd_klater's settle), each as location_of
+ * would have named it, in the order they were made; then the index
+ * made again, by their mappings. 0 or -1.
+ */
+static int
+name_waiting(void *ctx, struct pd_syms *sy)
+{
+	struct pprof *pp = ctx;
+	struct pd_mapres mr;
+	struct location *l;
+	struct tab_slot *sl;
+	uint32_t map, fn, h, id;
+	size_t i;
+	int r = -1;
+
+	if (pp->nkw == 0)
+		return 0;
+	for (i = 0; i < pp->nkw; i++) {
+		const struct kwait *w = &pp->kw[i];
+		struct pd_symc *c;
+
+		pp->late = (uint64_t)w->loc << 32 | LATE;
+		pp->latek = 0;
+		/* Named first: the map says whether the names were read. */
+		c = pd_syms_lookup(sy, w->pid, PERF_RECORD_MISC_KERNEL,
+		    w->addr);
+		map = 0;
+		if (pd_syms_map_at(sy, w->pid, PERF_RECORD_MISC_KERNEL,
+		    w->addr, &mr) == 0 && (map = mapping_of(pp, &mr)) == 0)
+			goto out;
+		if (function_named(pp, &c->r, &fn) < 0)
+			goto out;
+		pp->late = 0;
+		l = &pp->locs[w->loc];
+		l->map = map;
+		l->func = fn;
+		if (lines_ask(pp, sy, &c->r, w->loc) < 0)
+			goto out;
+	}
+	pp->knamed = 1;
+	/* Rehashed as they now are: every location once, as made. */
+	memset(pp->lidx.s, 0, pp->lidx.cap * sizeof(*pp->lidx.s));
+	pp->lidx.n = 0;
+	for (i = 0; i < pp->nlocs; i++) {
+		l = &pp->locs[i];
+		if (location_find(pp, l->addr, l->map, &sl, &h, &id) < 0)
+			goto out;
+		if (id == 0) {
+			sl->id1 = (uint32_t)i + 1;
+			sl->h = h;
+			pp->lidx.n++;
 		}
 	}
-	if (function_named(pp, r, &fn) < 0 ||
-	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
-		return -1;
-	l = &pp->locs[pp->nlocs];
-	l->addr = addr;
-	l->map = map;
-	l->func = fn;
-	l->line = 0;
-	if (lines_ask(pp, sy, r, (uint32_t)pp->nlocs) < 0)
-		return -1;
-	sl->id1 = (uint32_t)++pp->nlocs;
-	sl->h = h;
-	pp->lidx.n++;
-	*id = sl->id1;
-	return 0;
+	r = 0;
+out:
+	pp->late = 0;
+	pp->nkw = 0;
+	return r;
+}
+
+int
+pprof_settle(struct pprof *pp)
+{
+	return pd_klater_settle(&pp->kl);
 }
 
 /* The location of a sample that has no frame to name: address 0. */
 static int
 unknown_location(struct pprof *pp, uint32_t *id)
 {
-	struct location *l;
 	struct tab_slot *sl;
-	uint32_t name, fn, h = (uint32_t)tab_mix(0);
-	size_t k;
+	uint32_t name, fn, h;
 
-	if (tab_index_room(&pp->lidx) < 0)
+	if (location_find(pp, 0, 0, &sl, &h, id) < 0)
 		return -1;
-	for (k = h & (pp->lidx.cap - 1); (sl = &pp->lidx.s[k])->id1 != 0;
-	    k = (k + 1) & (pp->lidx.cap - 1)) {
-		l = &pp->locs[sl->id1 - 1];
-		if (l->addr == 0 && l->map == 0) {
-			*id = sl->id1;
-			return 0;
-		}
-	}
+	if (*id != 0)
+		return 0;
 	if (str(pp, "[unknown]", &name) < 0 ||
 	    function_of(pp, name, name, 0, &fn) < 0 ||
-	    tab_grow(&pp->locs, &pp->loccap, pp->nlocs, sizeof(*pp->locs)) < 0)
+	    location_add(pp, 0, 0, fn, sl, h, id) < 0)
 		return -1;
-	l = &pp->locs[pp->nlocs];
-	l->addr = 0;
-	l->map = 0;
-	l->func = fn;
-	l->line = 0;
-	sl->id1 = (uint32_t)++pp->nlocs;
-	sl->h = h;
-	pp->lidx.n++;
-	*id = sl->id1;
 	return 0;
 }
 
@@ -786,6 +934,7 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	char cbuf[16];
 	uint32_t ls;
 	size_t i;
+	int wait = 0;
 
 	memset(&key, 0, sizeof(key));
 	if (ev->idx != pp->last_idx) {
@@ -836,12 +985,26 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	for (i = 0; i < 2; i++)
 		if (pp->view[i] == -1 && (pp->view[i] = pd_syms_view_new(sy)) < 0)
 			pp->view[i] = -2;
+	/* Until a kernel frame is named: may its names wait? */
+	for (i = 0; !pp->knamed && i < n; i++)
+		if (frames[i].cpumode == PERF_RECORD_MISC_KERNEL) {
+			if ((wait = pd_klater_ask(&pp->kl, sy)) < 0)
+				return -1;
+			pp->knamed = !wait;
+			break;
+		}
 	for (i = 0; i < n; i++) {
 		const struct pd_frame *fr = &frames[i];
-		struct pd_symc *c = pd_syms_lookup(sy, s->pid, fr->cpumode,
-		    fr->addr);
+		struct pd_symc *c;
 		int v = pp->view[i == 0];
 
+		if (wait && fr->cpumode == PERF_RECORD_MISC_KERNEL) {
+			if (location_waiting(pp, s->pid, fr, i == 0,
+			    &pp->ids[i]) < 0)
+				return -1;
+			continue;
+		}
+		c = pd_syms_lookup(sy, s->pid, fr->cpumode, fr->addr);
 		if (v >= 0 && c->view[v] != 0) {
 			pp->ids[i] = (uint32_t)c->view[v];
 			continue;
@@ -1091,7 +1254,10 @@ key_order(const uint64_t *key, size_t n, int *oom)
 	return ord;
 }
 
-/* The strings and functions renumbered in their keys' order. 0 or -1. */
+/*
+ * The strings, functions and mappings renumbered in their keys' order.
+ * 0 or -1.
+ */
 static int
 renumber(struct pprof *pp)
 {
@@ -1165,6 +1331,32 @@ renumber(struct pprof *pp)
 		/* The index knows the old numbers: no function comes now. */
 		free(pp->fidx.s);
 		memset(&pp->fidx, 0, sizeof(pp->fidx));
+		free(to);
+		free(ord);
+		to = NULL;
+	} else if (oom)
+		return -1;
+	if ((ord = key_order(pp->mkey, pp->nmaps, &oom)) != NULL) {
+		struct mapping *nm;
+
+		if ((to = malloc(pp->nmaps * sizeof(*to))) == NULL ||
+		    (nm = malloc(pp->nmaps * sizeof(*nm))) == NULL)
+			goto fail;
+		for (i = 0; i < pp->nmaps; i++) {
+			nm[i] = pp->maps[ord[i]];
+			to[ord[i]] = (uint32_t)i + 1;
+			pp->mkey[i] = i;
+		}
+		free(pp->maps);
+		pp->maps = nm;
+		pp->mapcap = pp->nmaps;
+		for (i = 0; i < pp->nlocs; i++)
+			if (pp->locs[i].map != 0)
+				pp->locs[i].map = to[pp->locs[i].map - 1];
+		/* As the functions': no mapping comes now. */
+		free(pp->midx.s);
+		memset(&pp->midx, 0, sizeof(pp->midx));
+		memset(pp->mcache, 0, sizeof(pp->mcache));
 		free(to);
 		free(ord);
 	} else if (oom)

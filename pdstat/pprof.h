@@ -50,6 +50,14 @@ int	pprof_sample(struct pprof *, struct pd_syms *sy,
 	    const struct pd_frame *fr, size_t n);
 
 /*
+ * While /proc/kallsyms is read ahead (pd_klater), new kernel frames get
+ * their locations in their turn and their names later: this names them
+ * now, before pd_syms_end. The profile is the same either way. 0, or
+ * -1 when out of memory.
+ */
+int	pprof_settle(struct pprof *);
+
+/*
  * The input's end, before its sy goes: every event of el gets its
  * sample types (those without samples too), and the names kept by
  * address are forgotten. 0, or -1 when out of memory.

@@ -2,7 +2,8 @@
 # Kernel frames named later: while /proc/kallsyms is still being read
 # ahead on a thread, pddump --folded, pdstat --flamegraph and pdstat
 # --top (by symbol, no frames) keep a sample's kernel frames (its ip)
-# by address and name them when the names come
+# by address, pdstat --pprof and --gecko their places, and they name
+# them when the names come
 # (at the input's end, for a stream this short) or before the kernel's
 # maps change (a second input's, joined by pdcat). The stacks must be
 # those made with the names there from the start: --kallsyms naming a
@@ -33,6 +34,19 @@ same() {	# NAME INPUT...: pddump --folded and pdstat --flamegraph
 	pdstat --flamegraph now.svg --kallsyms kallsyms.txt "$@" > /dev/null \
 	    2>&1 || fail "$NAME: pdstat --flamegraph --kallsyms"
 	cmp -s now.svg later.svg || fail "$NAME: flame graphs differ"
+	# pprof and gecko number what they meet in its turn: the kernel
+	# frames' places too, named later.
+	# One view a run: the first that asks keeps them, the rest wait.
+	pdstat --pprof later.pb.gz "$@" > /dev/null 2>&1 ||
+		fail "$NAME: pdstat --pprof"
+	pdstat --gecko later.json "$@" > /dev/null 2>&1 ||
+		fail "$NAME: pdstat --gecko"
+	pdstat --pprof now.pb.gz --gecko now.json --kallsyms kallsyms.txt \
+	    "$@" > /dev/null 2>&1 || fail "$NAME: pdstat --pprof --kallsyms"
+	cmp -s now.pb.gz later.pb.gz || fail "$NAME: pprof profiles differ"
+	cmp -s now.json later.json || fail "$NAME: gecko profiles differ"
+	grep -q '(in \[kernel\.kallsyms\])' now.json ||
+		fail "$NAME: no kernel frames in the gecko profile"
 	for sort in sym comm,sym dso,sym; do
 		pdstat --top 40 --sort $sort "$@" > later.top 2>&1 ||
 			fail "$NAME: pdstat --top --sort $sort"
