@@ -98,6 +98,9 @@ struct lcent {
  * named, the kept stacks go into their threads' tables in the order
  * they first came, and the rows follow in theirs: the tables and rows
  * are what they would have been had the names been there all along.
+ * A frame's category is its first user's: so each frame made while
+ * samples wait has its place (row << 11 | frame), and a kernel frame
+ * named later that was first takes it over.
  */
 #define KEPT		0x80000000U
 #define WAIT_ROWS	(1U << 18)	/* rows that wait at most (4 MiB) */
@@ -105,6 +108,7 @@ struct lcent {
 
 struct kept {
 	uint64_t	 addr;
+	uint64_t	 at;		/* where first met: row << 11 | frame */
 	uint32_t	 pid, gf;	/* gf: its frame, once named */
 };
 
@@ -155,6 +159,12 @@ struct gecko {
 	size_t		 nwids, widcap;
 	struct row	*wrows;		/* stack: a ws index */
 	size_t		 nwrows, wrowcap;
+	int		 waiting;	/* samples wait (since frame wframe0) */
+	int		 naming;	/* name_waiting runs */
+	uint32_t	 wframe0;
+	uint64_t	*wat;		/* frame wframe0 + i first met at */
+	size_t		 nwat, watcap;
+	uint64_t	 at;		/* the frame being found: row << 11 | i */
 };
 
 static int	name_waiting(void *, struct pd_syms *);
@@ -203,6 +213,7 @@ gecko_free(struct gecko *g)
 	free(g->widx.s);
 	free(g->wids);
 	free(g->wrows);
+	free(g->wat);
 	for (i = 0; i < g->nthreads; i++) {
 		free(g->threads[i].stk);
 		free(g->threads[i].fr);
@@ -275,11 +286,20 @@ gframe_of(struct gecko *g, const char *name, int kernel, uint32_t *id)
 	    k = tab_next(&g->gfidx, k))
 		if (g->frames[sl->id1 - 1].str == str) {
 			*id = sl->id1 - 1;
+			/* A kernel frame named late, but met first? */
+			if (g->naming && *id >= g->wframe0 &&
+			    g->wat[*id - g->wframe0] > g->at) {
+				g->wat[*id - g->wframe0] = g->at;
+				g->frames[*id].kernel = kernel != 0;
+			}
 			return 0;
 		}
 	if (tab_grow(&g->frames, &g->framecap, g->nframes,
-	    sizeof(*g->frames)) < 0)
+	    sizeof(*g->frames)) < 0 || (g->waiting &&
+	    tab_grow(&g->wat, &g->watcap, g->nwat, sizeof(*g->wat)) < 0))
 		return -1;
+	if (g->waiting)
+		g->wat[g->nwat++] = g->at;
 	g->frames[g->nframes].str = str;
 	g->frames[g->nframes].kernel = kernel != 0;
 	*id = (uint32_t)g->nframes++;
@@ -297,7 +317,8 @@ frame_of(struct gecko *g, const struct pd_symres *r, uint32_t *id)
 	c = &g->fcache[tab_mix((uintptr_t)r->name * 0x9e3779b97f4a7c15ULL ^
 	    (uintptr_t)r->dso ^ (uint64_t)r->kernel) & (PCACHE - 1)];
 	if (c->frame1 != 0 && c->name == r->name && c->dso == r->dso &&
-	    g->frames[c->frame1 - 1].kernel == (r->kernel != 0)) {
+	    g->frames[c->frame1 - 1].kernel == (r->kernel != 0) &&
+	    !g->naming) {
 		*id = c->frame1 - 1;
 		return 0;
 	}
@@ -477,6 +498,7 @@ keep(struct gecko *g, uint64_t addr, uint32_t pid, uint32_t *id)
 	if (tab_grow(&g->kept, &g->keptcap, g->nkept, sizeof(*g->kept)) < 0)
 		return -1;
 	g->kept[g->nkept].addr = addr;
+	g->kept[g->nkept].at = g->at;
 	g->kept[g->nkept].pid = pid;
 	*id = KEPT | (uint32_t)g->nkept;
 	tab_set(&g->kidx, k, (uint32_t)g->nkept++, h);
@@ -536,14 +558,17 @@ name_waiting(void *ctx, struct pd_syms *sy)
 	size_t i, j;
 	int r = -1;
 
+	g->naming = 1;
 	for (i = 0; i < g->nkept; i++) {
 		struct kept *kp = &g->kept[i];
 		struct pd_symc *c = pd_syms_lookup(sy, kp->pid,
 		    PERF_RECORD_MISC_KERNEL, kp->addr);
 
+		g->at = kp->at;
 		if (frame_of(g, &c->r, &kp->gf) < 0)
 			goto out;
 	}
+	g->naming = g->waiting = 0;
 	for (i = 0; i < g->nws; i++) {
 		struct wstack *w = &g->ws[i];
 		const uint32_t *id = g->wids + w->at;
@@ -559,7 +584,8 @@ name_waiting(void *ctx, struct pd_syms *sy)
 			goto out;
 	r = 0;
 out:
-	g->nkept = g->nws = g->nwids = g->nwrows = 0;
+	g->naming = g->waiting = 0;
+	g->nkept = g->nws = g->nwids = g->nwrows = g->nwat = 0;
 	if (g->kidx.s != NULL)
 		memset(g->kidx.s, 0, g->kidx.cap * sizeof(*g->kidx.s));
 	if (g->widx.s != NULL)
@@ -643,9 +669,14 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 		}
 	if (i == n)
 		wait = g->nwrows > 0;
+	if (wait && !g->waiting) {
+		g->waiting = 1;
+		g->wframe0 = (uint32_t)g->nframes;
+	}
 	for (i = 0; i < n; i++) {
 		struct pd_symc *c;
 
+		g->at = (uint64_t)g->nwrows << 11 | i;
 		if (wait && frames[i].cpumode == PERF_RECORD_MISC_KERNEL) {
 			if (keep(g, frames[i].addr, s->pid, &g->gids[i]) < 0)
 				return -1;
@@ -663,6 +694,7 @@ gecko_sample(struct gecko *g, struct pd_syms *sy, const struct pd_evsel *ev,
 			c->view[g->view] = (uint64_t)g->gids[i] + 1;
 	}
 	if (n == 0) {
+		g->at = (uint64_t)g->nwrows << 11;
 		if (gframe_of(g, "[unknown] (in [unknown])", 0, &g->gids[0]) < 0)
 			return -1;
 		if (frames != NULL)

@@ -72,30 +72,27 @@ struct pline {
  * stream is read (pd_srcq), and come back later; what they add to the
  * tables (source files, with --inline functions) is then put where a
  * run that looked them up as each location was made would have put
- * it: the profile is the same. So each string, function and mapping
- * has a key, its place in that order: made in its turn, (locations
- * made) << 32 | its id; made by location l's lines, l << 32 | LATE |
- * LINES | the how-manieth of l's (and by its kernel frame named late,
- * below, l << 32 | LATE | the how-manieth). One both make has the
- * smaller. Writing renumbers them in the keys' order.
+ * it: the profile is the same. So each string and function has a key,
+ * its place in that order: made in its turn, (locations made) << 32 |
+ * its id; made by location l's lines, l << 32 | LATE | LINES | the
+ * how-manieth of l's (and by its kernel frame named late, below, l <<
+ * 32 | LATE | the how-manieth). One both make has the smaller. Writing
+ * renumbers them in the keys' order.
  */
 #define LATE		(1ULL << 31)
 #define LINES		(1ULL << 30)
 
 /*
  * Kernel frames while /proc/kallsyms is read ahead (pd_klater, 30 to
- * 50 ms of the kernel's time): a new kernel address gets its location
- * in its turn, keyed (address, KWAIT), and its mapping and function
- * wait. When the names come (name_waiting), each waiting location is
- * named as it would have been when made, in the order they were made,
- * and what that adds is keyed as the location's own (l << 32 | LATE |
- * k, before its lines): the profile is the same as if the names had
- * been there all along. Only until the first kernel frame is named:
- * after that, an address met again must find its location by its
- * mapping.
+ * 50 ms of the kernel's time): the kernel's maps come from the stream,
+ * so a kernel frame's mapping and location are found or made in their
+ * turn, and only a new location's function waits. When the names come
+ * (name_waiting), each waiting location is named as it would have been
+ * when made, in the order they were made, and what that adds is keyed
+ * as the location's own (l << 32 | LATE | k, before its lines); its
+ * mapping, asked again, now says the names were read. The profile is
+ * the same as if the names had been there all along.
  */
-#define KWAIT		UINT32_MAX
-
 struct kwait {
 	uint64_t	 addr;		/* the frame's, as it was looked up */
 	uint32_t	 loc, pid;
@@ -176,16 +173,14 @@ struct pprof {
 	size_t		 nlines, linecap;
 	int		 inl;		/* --inline */
 	struct pd_srcq	*srcq;		/* the lines asked for, or NULL */
-	uint64_t	*skey, *fkey, *mkey;	/* strings', functions',
-						   mappings' keys */
-	size_t		 skcap, fkcap, mkcap;
+	uint64_t	*skey, *fkey;	/* strings', functions' keys */
+	size_t		 skcap, fkcap;
 	uint64_t	 late;		/* naming location l late: l << 32 |
 					   LATE; else 0 */
 	uint32_t	 latek;		/* what it has made so far */
 	struct pd_klater kl;
 	struct kwait	*kw;		/* the locations waiting, in order */
 	size_t		 nkw, kwcap;
-	int		 knamed;	/* a kernel frame was named */
 
 	int		 view[2];	/* words of the pd_syms' address cache:
 					   a caller's location, a leaf's; -1:
@@ -271,7 +266,6 @@ pprof_free(struct pprof *pp)
 	tab_strs_free(&pp->strs);
 	free(pp->skey);
 	free(pp->fkey);
-	free(pp->mkey);
 	free(pp->kw);
 	free(pp->ev);
 	free(pp->pos);
@@ -390,7 +384,6 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 	uint32_t h = (uint32_t)tab_hash(m, offsetof(struct mapping, symbols),
 	    1);
 	struct tab_slot *sl;
-	uint64_t late = late_key(pp);
 	size_t k;
 
 	if (tab_index_room(&pp->midx) < 0)
@@ -400,15 +393,10 @@ mapping_id(struct pprof *pp, const struct mapping *m)
 		if (sl->h == h && map_eq(&pp->maps[sl->id1 - 1], m)) {
 			if (m->symbols)
 				pp->maps[sl->id1 - 1].symbols = 1;
-			if (late != 0 && late < pp->mkey[sl->id1 - 1])
-				pp->mkey[sl->id1 - 1] = late;
 			return sl->id1;
 		}
-	if (tab_grow(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0 ||
-	    tab_grow(&pp->mkey, &pp->mkcap, pp->nmaps, sizeof(*pp->mkey)) < 0)
+	if (tab_grow(&pp->maps, &pp->mapcap, pp->nmaps, sizeof(*m)) < 0)
 		return 0;
-	pp->mkey[pp->nmaps] = late != 0 ? late :
-	    (uint64_t)pp->nlocs << 32 | pp->nmaps;
 	pp->maps[pp->nmaps] = *m;
 	sl->id1 = (uint32_t)++pp->nmaps;
 	sl->h = h;
@@ -594,8 +582,9 @@ mapping_of(struct pprof *pp, const struct pd_mapres *mr)
 	char hex[41];
 	size_t i;
 
+	/* Named late: mapping_id is to hear that the names were read. */
 	if (c->map != 0 && c->dso == mr->dso && c->start == mr->start &&
-	    c->end == mr->end && c->pgoff == mr->pgoff)
+	    c->end == mr->end && c->pgoff == mr->pgoff && pp->late == 0)
 		return c->map;
 	memset(&m, 0, sizeof(m));
 	m.start = mr->start;
@@ -629,7 +618,9 @@ function_named(struct pprof *pp, const struct pd_symres *r, uint32_t *fn)
 	uint32_t name, sysname;
 	char ubuf[280];
 
-	if (c->func1 != 0 && c->name == r->name && c->dso == r->dso) {
+	/* Named late, it may come before the one cached: its key says. */
+	if (c->func1 != 0 && c->name == r->name && c->dso == r->dso &&
+	    pp->late == 0) {
 		*fn = c->func1 - 1;
 		return 0;
 	}
@@ -726,21 +717,25 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 	return 0;
 }
 
-/* The location of a kernel frame whose names wait (KWAIT). 0 or -1. */
+/* The location of a kernel frame whose name waits. 0 or -1. */
 static int
-location_waiting(struct pprof *pp, uint32_t pid, const struct pd_frame *fr,
-    int leaf, uint32_t *id)
+location_waiting(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
+    const struct pd_frame *fr, int leaf, uint32_t *id)
 {
+	struct pd_mapres mr;
 	struct tab_slot *sl;
-	uint32_t h;
+	uint32_t map = 0, h;
 	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
 
-	if (location_find(pp, addr, KWAIT, &sl, &h, id) < 0)
+	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0 &&
+	    (map = mapping_of(pp, &mr)) == 0)
+		return -1;
+	if (location_find(pp, addr, map, &sl, &h, id) < 0)
 		return -1;
 	if (*id != 0)
 		return 0;
 	if (tab_grow(&pp->kw, &pp->kwcap, pp->nkw, sizeof(*pp->kw)) < 0 ||
-	    location_add(pp, addr, KWAIT, 0, sl, h, id) < 0)
+	    location_add(pp, addr, map, 0, sl, h, id) < 0)
 		return -1;
 	pp->kw[pp->nkw].addr = fr->addr;
 	pp->kw[pp->nkw].loc = *id - 1;
@@ -750,57 +745,37 @@ location_waiting(struct pprof *pp, uint32_t pid, const struct pd_frame *fr,
 
 /*
  * The waiting locations named (pd_klater's settle), each as location_of
- * would have named it, in the order they were made; then the index
- * made again, by their mappings. 0 or -1.
+ * would have named it, in the order they were made. 0 or -1.
  */
 static int
 name_waiting(void *ctx, struct pd_syms *sy)
 {
 	struct pprof *pp = ctx;
 	struct pd_mapres mr;
-	struct location *l;
-	struct tab_slot *sl;
-	uint32_t map, fn, h, id;
+	uint32_t fn;
 	size_t i;
 	int r = -1;
 
-	if (pp->nkw == 0)
-		return 0;
 	for (i = 0; i < pp->nkw; i++) {
 		const struct kwait *w = &pp->kw[i];
 		struct pd_symc *c;
 
 		pp->late = (uint64_t)w->loc << 32 | LATE;
 		pp->latek = 0;
-		/* Named first: the map says whether the names were read. */
+		/*
+		 * Named first, as in its turn: then its map says that the
+		 * names were read (mapping_id adds that; not from a cache).
+		 */
 		c = pd_syms_lookup(sy, w->pid, PERF_RECORD_MISC_KERNEL,
 		    w->addr);
-		map = 0;
-		if (pd_syms_map_at(sy, w->pid, PERF_RECORD_MISC_KERNEL,
-		    w->addr, &mr) == 0 && (map = mapping_of(pp, &mr)) == 0)
-			goto out;
-		if (function_named(pp, &c->r, &fn) < 0)
+		if ((pd_syms_map_at(sy, w->pid, PERF_RECORD_MISC_KERNEL,
+		    w->addr, &mr) == 0 && mapping_of(pp, &mr) == 0) ||
+		    function_named(pp, &c->r, &fn) < 0)
 			goto out;
 		pp->late = 0;
-		l = &pp->locs[w->loc];
-		l->map = map;
-		l->func = fn;
+		pp->locs[w->loc].func = fn;
 		if (lines_ask(pp, sy, &c->r, w->loc) < 0)
 			goto out;
-	}
-	pp->knamed = 1;
-	/* Rehashed as they now are: every location once, as made. */
-	memset(pp->lidx.s, 0, pp->lidx.cap * sizeof(*pp->lidx.s));
-	pp->lidx.n = 0;
-	for (i = 0; i < pp->nlocs; i++) {
-		l = &pp->locs[i];
-		if (location_find(pp, l->addr, l->map, &sl, &h, &id) < 0)
-			goto out;
-		if (id == 0) {
-			sl->id1 = (uint32_t)i + 1;
-			sl->h = h;
-			pp->lidx.n++;
-		}
 	}
 	r = 0;
 out:
@@ -985,12 +960,11 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 	for (i = 0; i < 2; i++)
 		if (pp->view[i] == -1 && (pp->view[i] = pd_syms_view_new(sy)) < 0)
 			pp->view[i] = -2;
-	/* Until a kernel frame is named: may its names wait? */
-	for (i = 0; !pp->knamed && i < n; i++)
+	/* May its kernel frames' names wait? */
+	for (i = 0; i < n; i++)
 		if (frames[i].cpumode == PERF_RECORD_MISC_KERNEL) {
 			if ((wait = pd_klater_ask(&pp->kl, sy)) < 0)
 				return -1;
-			pp->knamed = !wait;
 			break;
 		}
 	for (i = 0; i < n; i++) {
@@ -999,7 +973,7 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 		int v = pp->view[i == 0];
 
 		if (wait && fr->cpumode == PERF_RECORD_MISC_KERNEL) {
-			if (location_waiting(pp, s->pid, fr, i == 0,
+			if (location_waiting(pp, sy, s->pid, fr, i == 0,
 			    &pp->ids[i]) < 0)
 				return -1;
 			continue;
@@ -1254,10 +1228,7 @@ key_order(const uint64_t *key, size_t n, int *oom)
 	return ord;
 }
 
-/*
- * The strings, functions and mappings renumbered in their keys' order.
- * 0 or -1.
- */
+/* The strings and functions renumbered in their keys' order. 0 or -1. */
 static int
 renumber(struct pprof *pp)
 {
@@ -1331,32 +1302,6 @@ renumber(struct pprof *pp)
 		/* The index knows the old numbers: no function comes now. */
 		free(pp->fidx.s);
 		memset(&pp->fidx, 0, sizeof(pp->fidx));
-		free(to);
-		free(ord);
-		to = NULL;
-	} else if (oom)
-		return -1;
-	if ((ord = key_order(pp->mkey, pp->nmaps, &oom)) != NULL) {
-		struct mapping *nm;
-
-		if ((to = malloc(pp->nmaps * sizeof(*to))) == NULL ||
-		    (nm = malloc(pp->nmaps * sizeof(*nm))) == NULL)
-			goto fail;
-		for (i = 0; i < pp->nmaps; i++) {
-			nm[i] = pp->maps[ord[i]];
-			to[ord[i]] = (uint32_t)i + 1;
-			pp->mkey[i] = i;
-		}
-		free(pp->maps);
-		pp->maps = nm;
-		pp->mapcap = pp->nmaps;
-		for (i = 0; i < pp->nlocs; i++)
-			if (pp->locs[i].map != 0)
-				pp->locs[i].map = to[pp->locs[i].map - 1];
-		/* As the functions': no mapping comes now. */
-		free(pp->midx.s);
-		memset(&pp->midx, 0, sizeof(pp->midx));
-		memset(pp->mcache, 0, sizeof(pp->mcache));
 		free(to);
 		free(ord);
 	} else if (oom)

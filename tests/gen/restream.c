@@ -15,28 +15,68 @@
  *			the first event record if the stream has none):
  *			the same recording as if made on another host (a
  *			merge's bench).
+ *   restream stray A	in every sample's callchain, the last kernel
+ *			entry and the last user one become address A: one
+ *			no map holds, met as a kernel frame and as a user
+ *			one (the views' kernel frames named later).
  *
  * Records go out as they came, out-of-band payloads with them; a
  * file-mode or foreign-endian input is refused, as its records would go
  * out unconverted.
  */
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libcommon/stream/event.h"
+#include "libcommon/stream/evlist.h"
 #include "libcommon/stream/feature.h"
 #include "libcommon/stream/perf.h"
 #include "libcommon/stream/reader.h"
 #include "libcommon/stream/record.h"
+#include "libcommon/stream/sample.h"
 #include "libcommon/stream/writer.h"
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: restream rounds K | repeat N | hostname H\n");
+	fprintf(stderr, "usage: restream rounds K | repeat N | hostname H | "
+	    "stray A\n");
 	exit(2);
+}
+
+/*
+ * rec's copy in buf (64 KiB) with the last entry of each context of its
+ * callchain at addr; NULL when it has none.
+ */
+static const unsigned char *
+stray(struct pd_reader *rd, const struct pd_rec *rec, uint64_t addr,
+    unsigned char *buf)
+{
+	const struct pd_evsel *ev = pd_evlist_for_rec(pd_reader_evlist(rd), rec);
+	struct pd_sample s;
+	const char *why;
+	size_t at, i, last = 0;
+	uint64_t a = 0;
+
+	if (ev == NULL || pd_sample_parse(ev, rec, &s, &why) < 0 ||
+	    s.callchain_nr == 0)
+		return NULL;
+	memcpy(buf, rec->data, rec->size);
+	at = (size_t)(s.callchain - rec->data);
+	for (i = 0; i <= s.callchain_nr; i++) {
+		if (i < s.callchain_nr)
+			memcpy(&a, buf + at + 8 * i, 8);
+		if (i == s.callchain_nr || a >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (last != 0)
+				memcpy(buf + at + 8 * last, &addr, 8);
+			last = 0;
+		} else
+			last = i;
+	}
+	return buf;
 }
 
 static void
@@ -58,13 +98,21 @@ main(int argc, char **argv)
 	unsigned char round[8];
 	unsigned long k, n = 0, i;
 	unsigned char body[4 + 64], feat[PD_RECORD_FEATURE_HEAD + 4 + 64];
+	static unsigned char sbuf[65536];
+	const unsigned char *sp;
 	const char *host = NULL;
+	uint64_t addr = 0;
 	int rounds, r, named = 0;
 
 	if (argc != 3)
 		usage();
 	if (strcmp(argv[1], "hostname") == 0) {
 		host = argv[2];
+		rounds = 0;
+		k = 1;
+	} else if (strcmp(argv[1], "stray") == 0) {
+		if ((addr = strtoull(argv[2], NULL, 0)) == 0)
+			usage();
 		rounds = 0;
 		k = 1;
 	} else if ((k = strtoul(argv[2], NULL, 10)) == 0) {
@@ -107,6 +155,15 @@ main(int argc, char **argv)
 			if (pd_writer_rec(w, &h) < 0)
 				goto write_error;
 			named = 1;
+		}
+		if (addr != 0 && rec.type == PERF_RECORD_SAMPLE &&
+		    (sp = stray(rd, &rec, addr, sbuf)) != NULL) {
+			struct pd_rec h;
+
+			pd_rec_view(&h, sp);
+			if (pd_writer_rec(w, &h) < 0)
+				goto write_error;
+			continue;
 		}
 		if ((r = pd_writer_copy(w, rd, &rec)) == -1)
 			fail_read(rd);

@@ -62,3 +62,8 @@ NAME=one same sys.data
 # A second input's kernel maps come after the first's samples.
 pdcat sys.data sys.data > two.data || fail "pdcat"
 NAME=joined same two.data
+# An address no map holds, met as a kernel frame and as a user one:
+# both [unknown], the first met names its frame, location and category.
+"$PD_TBIN/gen/restream" stray 0x1000 < sys.data > stray.data ||
+	fail "restream stray"
+NAME=stray same stray.data
