@@ -691,7 +691,8 @@ location_add(struct pprof *pp, uint64_t addr, uint32_t map, uint32_t fn,
 
 /*
  * The location of a frame (leaf: the sampled ip, else a return
- * address), resolved and added when new. 0 or -1.
+ * address), resolved and added when new. r NULL: a kernel frame whose
+ * name waits (a new location's function is name_waiting's). 0 or -1.
  */
 static int
 location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
@@ -710,36 +711,20 @@ location_of(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
 		return -1;
 	if (*id != 0)
 		return 0;
+	if (r == NULL) {
+		if (tab_grow(&pp->kw, &pp->kwcap, pp->nkw,
+		    sizeof(*pp->kw)) < 0 ||
+		    location_add(pp, addr, map, 0, sl, h, id) < 0)
+			return -1;
+		pp->kw[pp->nkw].addr = fr->addr;
+		pp->kw[pp->nkw].loc = *id - 1;
+		pp->kw[pp->nkw++].pid = pid;
+		return 0;
+	}
 	if (function_named(pp, r, &fn) < 0 ||
 	    location_add(pp, addr, map, fn, sl, h, id) < 0 ||
 	    lines_ask(pp, sy, r, *id - 1) < 0)
 		return -1;
-	return 0;
-}
-
-/* The location of a kernel frame whose name waits. 0 or -1. */
-static int
-location_waiting(struct pprof *pp, struct pd_syms *sy, uint32_t pid,
-    const struct pd_frame *fr, int leaf, uint32_t *id)
-{
-	struct pd_mapres mr;
-	struct tab_slot *sl;
-	uint32_t map = 0, h;
-	uint64_t addr = leaf || fr->addr == 0 ? fr->addr : fr->addr - 1;
-
-	if (pd_syms_map_at(sy, pid, fr->cpumode, fr->addr, &mr) == 0 &&
-	    (map = mapping_of(pp, &mr)) == 0)
-		return -1;
-	if (location_find(pp, addr, map, &sl, &h, id) < 0)
-		return -1;
-	if (*id != 0)
-		return 0;
-	if (tab_grow(&pp->kw, &pp->kwcap, pp->nkw, sizeof(*pp->kw)) < 0 ||
-	    location_add(pp, addr, map, 0, sl, h, id) < 0)
-		return -1;
-	pp->kw[pp->nkw].addr = fr->addr;
-	pp->kw[pp->nkw].loc = *id - 1;
-	pp->kw[pp->nkw++].pid = pid;
 	return 0;
 }
 
@@ -973,7 +958,7 @@ pprof_sample(struct pprof *pp, struct pd_syms *sy, const struct pd_evsel *ev,
 		int v = pp->view[i == 0];
 
 		if (wait && fr->cpumode == PERF_RECORD_MISC_KERNEL) {
-			if (location_waiting(pp, sy, s->pid, fr, i == 0,
+			if (location_of(pp, sy, s->pid, fr, NULL, i == 0,
 			    &pp->ids[i]) < 0)
 				return -1;
 			continue;
