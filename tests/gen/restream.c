@@ -25,6 +25,7 @@
  * out unconverted.
  */
 #include <linux/perf_event.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ stray(struct pd_reader *rd, const struct pd_rec *rec, uint64_t addr,
 	const struct pd_evsel *ev = pd_evlist_for_rec(pd_reader_evlist(rd), rec);
 	struct pd_sample s;
 	const char *why;
-	size_t at, i, last = 0;
+	size_t at, i, last = SIZE_MAX;	/* SIZE_MAX: no entry yet */
 	uint64_t a = 0;
 
 	if (ev == NULL || pd_sample_parse(ev, rec, &s, &why) < 0 ||
@@ -70,9 +71,9 @@ stray(struct pd_reader *rd, const struct pd_rec *rec, uint64_t addr,
 		if (i < s.callchain_nr)
 			memcpy(&a, buf + at + 8 * i, 8);
 		if (i == s.callchain_nr || a >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (last != 0)
+			if (last != SIZE_MAX)
 				memcpy(buf + at + 8 * last, &addr, 8);
-			last = 0;
+			last = SIZE_MAX;
 		} else
 			last = i;
 	}

@@ -19,7 +19,7 @@ cat /proc/kallsyms > kallsyms.txt || fail "copy /proc/kallsyms"
   pdrecord -q -a -g -F 999 -- sleep 1 > sys.data 2> rec.err; rc=$?
   kill %1 %2 2>/dev/null; exit $rc ) || fail "pdrecord -a -g: $(cat rec.err)"
 
-same() {	# NAME INPUT...: pddump --folded and pdstat --flamegraph
+same() {	# NAME INPUT...: every view, named later and now
 	pddump --folded "$@" > later.folded 2> later.err ||
 		fail "$NAME: pddump --folded: $(cat later.err)"
 	pddump --folded --kallsyms kallsyms.txt "$@" > now.folded \
