@@ -65,6 +65,67 @@ parse_text(struct tep_handle *tep, struct pd_tf_span sp,
 }
 
 /*
+ * The printk_formats section, "0x%lx : \"%s\"" a line, registered as
+ * tep_parse_printk_formats would: the address is the text before the
+ * first ':' (leading ones skipped), the string begins a byte after it
+ * and loses a first quote, then a last quote and a "\n" before it.
+ * That parser is not used because it reads out of bounds on what a
+ * stream can carry: past its copy for a last line with no ':' or none
+ * but the last byte, and before tep_register_print_string's copy of a
+ * string under 3 bytes. Here a line without a string is skipped, and s
+ * goes in as "\"" s "\\n\"", which the library takes back to s whatever
+ * its length. The text ends at a NUL, as the library's copy would.
+ */
+static void
+parse_printk(struct tep_handle *tep, struct pd_tf_span sp)
+{
+	const char *p = sp.p, *end, *le, *nl, *a, *c, *s;
+	size_t n, cap = 0;
+	char *buf = NULL, *g;
+
+	if (sp.len == 0)
+		return;
+	if ((end = memchr(p, '\0', sp.len)) == NULL)
+		end = p + sp.len;
+	for (; p < end; p = le + 1) {
+		le = (nl = memchr(p, '\n', end - p)) != NULL ? nl : end;
+		for (a = p; a < le && *a == ':'; a++)
+			continue;
+		if (a == le && a > p)
+			break;		/* the library stops at ":::" */
+		if ((c = memchr(a, ':', le - a)) == NULL || le - c < 2)
+			continue;
+		s = c + 2;
+		n = le - s;
+		if (n > 0 && *s == '"') {
+			s++;
+			n--;
+		}
+		if (n > 0 && s[n - 1] == '"') {
+			n--;
+			if (n >= 2 && s[n - 2] == '\\' && s[n - 1] == 'n')
+				n -= 2;
+		}
+		/* The address and a NUL; '"', s, "\\n\"" and a NUL. */
+		if ((size_t)(c - a) + n + 6 > cap) {
+			cap = (c - a) + n + 6;
+			if ((g = realloc(buf, cap)) == NULL)
+				break;
+			buf = g;
+		}
+		memcpy(buf, a, c - a);
+		buf[c - a] = '\0';
+		g = buf + (c - a) + 1;
+		g[0] = '"';
+		memcpy(g + 1, s, n);
+		memcpy(g + 1 + n, "\\n\"", 4);	/* and the NUL */
+		(void)tep_register_print_string(tep, g,
+		    strtoull(buf, NULL, 16));
+	}
+	free(buf);
+}
+
+/*
  * The library's view of tracing data tf, as perf's trace-event-read.c
  * builds it: sizes, byte orders, every format, then kallsyms and printk
  * strings for %pS and %s of a format's address. A format the library
@@ -94,7 +155,7 @@ build(struct pd_tptext *t, const struct pd_tracefmt *tf)
 		    e->system);
 	}
 	parse_text(t->tep, pd_tracefmt_kallsyms(tf), tep_parse_kallsyms);
-	parse_text(t->tep, pd_tracefmt_printk(tf), tep_parse_printk_formats);
+	parse_printk(t->tep, pd_tracefmt_printk(tf));
 	t->tf = tf;
 	t->nev = n;
 	return 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A tracing data blob for the unit tests: the header pages, one system
- * "sys" with one event format `fmt`, a printk format and a cmdline, in
- * the byte order asked for (be = 1: big-endian), then 3 bytes of pad.
+ * "sys" with one event format `fmt`, a printk_formats section (pklen
+ * bytes at pk; "abc" from tf_blob_build) and a cmdline, in the byte
+ * order asked for (be = 1: big-endian), then 3 bytes of pad.
  */
 #ifndef PD_TEST_TFBLOB_H
 #define PD_TEST_TFBLOB_H
@@ -42,7 +43,8 @@ tf_put_n(struct tf_blob *t, uint64_t v, unsigned size)
 }
 
 static __attribute__((unused)) void
-tf_blob_build(struct tf_blob *t, const char *fmt, int be)
+tf_blob_build_pk(struct tf_blob *t, const char *fmt, int be, const char *pk,
+    size_t pklen)
 {
 	static const char pg[] = "field: u64 timestamp;";
 
@@ -65,11 +67,17 @@ tf_blob_build(struct tf_blob *t, const char *fmt, int be)
 	tf_put_n(t, strlen(fmt), 8);
 	tf_put(t, fmt, strlen(fmt));
 	tf_put_n(t, 0, 4);		/* kallsyms */
-	tf_put_n(t, 3, 4);		/* printk */
-	tf_put(t, "abc", 3);
+	tf_put_n(t, pklen, 4);		/* printk */
+	tf_put(t, pk, pklen);
 	tf_put_n(t, 6, 8);		/* cmdlines */
 	tf_put(t, "1 init", 6);
 	tf_put(t, "\0\0\0", 3);		/* pad */
+}
+
+static __attribute__((unused)) void
+tf_blob_build(struct tf_blob *t, const char *fmt, int be)
+{
+	tf_blob_build_pk(t, fmt, be, "abc", 3);
 }
 
 #endif /* PD_TEST_TFBLOB_H */
