@@ -13,6 +13,11 @@ fi
 PD_TOP=$top
 PATH=$PD_BIN:$PATH
 export PD_BIN PD_TBIN PD_CORPUS PD_TOP PATH
+# The leak check, less a library's own leak (tests/lsan.supp says which).
+if [ "${PD_SANITIZE:-}" = 1 ]; then
+	LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+	export LSAN_OPTIONS
+fi
 pass=0 fail=0 skip=0
 failed=
 # What a run must leave as it found it: /dev/null, and the folder that

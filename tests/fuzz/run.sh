@@ -9,6 +9,9 @@ cd "$top" || exit 1
 : "${SECONDS:=60}"
 corpus=${PD_CORPUS:-$top/../shared/corpus}
 rc=0
+# A library's own leak is not a finding (tests/lsan.supp says which).
+LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 
 # Whether $1 starts with a file-mode perf.data header (either order).
 is_file_mode() {
