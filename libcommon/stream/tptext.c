@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 #include "libcommon/stream/tptext.h"
 
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
@@ -125,40 +133,142 @@ parse_printk(struct tep_handle *tep, struct pd_tf_span sp)
 	free(buf);
 }
 
+/* The library set up as tf's blob says, before any format. */
+static struct tep_handle *
+tep_for(const struct pd_tracefmt *tf)
+{
+	struct tep_handle *tep;
+
+	if ((tep = tep_alloc()) == NULL)
+		return NULL;
+	tep_set_long_size(tep, (int)pd_tracefmt_long_size(tf));
+	tep_set_page_size(tep, (int)pd_tracefmt_page_size(tf));
+	tep_set_file_bigendian(tep, pd_tracefmt_big_endian(tf) ?
+	    TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep,
+	    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
+	    TEP_LITTLE_ENDIAN);
+	return tep;
+}
+
+/*
+ * Formats 0..n-1 of tf with ok[i] set, then kallsyms if ok[n], into
+ * tep in that order; *at says which is being parsed.
+ */
+static void
+parse_all(struct tep_handle *tep, const struct pd_tracefmt *tf,
+    const unsigned char *ok, size_t n, volatile uint32_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct pd_tf_event *e = pd_tracefmt_event_at(tf, i);
+
+		*at = (uint32_t)i;
+		if (ok[i])
+			(void)tep_parse_event(tep, e->format, e->format_len,
+			    e->system);
+	}
+	*at = (uint32_t)n;
+	if (ok[n])
+		parse_text(tep, pd_tracefmt_kallsyms(tf), tep_parse_kallsyms);
+}
+
+#define PROBE_TRIES	16	/* formats that kill the parser, at most */
+#define PROBE_SECS	10	/* a parse that takes longer hangs */
+
+/*
+ * Which of tf's formats libtraceevent parses and lives: a stream's
+ * formats are untrusted, and the library (1.7 to 1.8 at least) dies on
+ * some malformed ones (a __print_flags of a field the event lacks, a
+ * field's "[" or an operator at the end of its format: NULL
+ * dereferences), and perf script with it. So they are parsed first in
+ * a child, in the order build() parses them, the library's state
+ * included (it keeps some in static variables); where the child dies,
+ * that format is left out and the rest tried again. ok[0..n] (n:
+ * kallsyms) are cleared for those left out. 0, or -1 when no child
+ * could run or too many die. One fork for a stream's tracing data.
+ */
+static int
+probe(const struct pd_tracefmt *tf, unsigned char *ok, size_t n)
+{
+	static const int deadly[] = {
+		SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
+	};
+	volatile uint32_t *at;
+	struct tep_handle *tep;
+	int tries, st, null, sig;
+	pid_t pid;
+
+	at = mmap(NULL, sizeof(*at), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (at == MAP_FAILED)
+		return -1;
+	for (tries = 0; tries < PROBE_TRIES; tries++) {
+		*at = UINT32_MAX;
+		if ((pid = fork()) < 0)
+			break;
+		if (pid == 0) {
+			/*
+			 * The child only dies: no handler of the process's
+			 * (a sanitizer's, a fuzzer's) reports it, and what the
+			 * library or a sanitizer says is not ours.
+			 */
+			for (sig = 0; sig < (int)(sizeof(deadly) /
+			    sizeof(deadly[0])); sig++)
+				(void)signal(deadly[sig], SIG_DFL);
+			if ((null = open("/dev/null", O_WRONLY)) >= 0)
+				(void)dup2(null, STDERR_FILENO);
+			alarm(PROBE_SECS);
+			if ((tep = tep_for(tf)) != NULL)
+				parse_all(tep, tf, ok, n, at);
+			_exit(tep != NULL ? 0 : 1);
+		}
+		while (waitpid(pid, &st, 0) < 0)
+			if (errno != EINTR) {
+				st = -1;
+				break;
+			}
+		if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			munmap((void *)at, sizeof(*at));
+			return 0;
+		}
+		if (st == -1 || *at > n)
+			break;
+		ok[*at] = 0;
+	}
+	munmap((void *)at, sizeof(*at));
+	return -1;
+}
+
 /*
  * The library's view of tracing data tf, as perf's trace-event-read.c
  * builds it: sizes, byte orders, every format, then kallsyms and printk
  * strings for %pS and %s of a format's address. A format the library
- * refuses leaves that event without text.
+ * refuses, or dies on in probe(), leaves that event without text; when
+ * probe() or memory fails, every event is without (t->tep stays NULL
+ * until tf changes: not tried again for each sample).
  */
-static int
+static void
 build(struct pd_tptext *t, const struct pd_tracefmt *tf)
 {
-	size_t i, n = pd_tracefmt_nevents(tf);
+	size_t n = pd_tracefmt_nevents(tf);
+	unsigned char *ok;
+	uint32_t at;
 
 	if (t->tep != NULL)
 		tep_free(t->tep);
-	t->tf = NULL;
-	if ((t->tep = tep_alloc()) == NULL)
-		return -1;
-	tep_set_long_size(t->tep, (int)pd_tracefmt_long_size(tf));
-	tep_set_page_size(t->tep, (int)pd_tracefmt_page_size(tf));
-	tep_set_file_bigendian(t->tep, pd_tracefmt_big_endian(tf) ?
-	    TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(t->tep,
-	    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN :
-	    TEP_LITTLE_ENDIAN);
-	for (i = 0; i < n; i++) {
-		const struct pd_tf_event *e = pd_tracefmt_event_at(tf, i);
-
-		(void)tep_parse_event(t->tep, e->format, e->format_len,
-		    e->system);
-	}
-	parse_text(t->tep, pd_tracefmt_kallsyms(tf), tep_parse_kallsyms);
-	parse_printk(t->tep, pd_tracefmt_printk(tf));
+	t->tep = NULL;
 	t->tf = tf;
 	t->nev = n;
-	return 0;
+	if ((ok = malloc(n + 1)) == NULL)
+		return;
+	memset(ok, 1, n + 1);
+	if (probe(tf, ok, n) == 0 && (t->tep = tep_for(tf)) != NULL) {
+		parse_all(t->tep, tf, ok, n, &at);
+		parse_printk(t->tep, pd_tracefmt_printk(tf));
+	}
+	free(ok);
 }
 
 const char *
@@ -171,10 +281,10 @@ pd_tptext_render(struct pd_tptext *t, const struct pd_tracefmt *tf,
 	size_t i, fn;
 	void *g;
 
-	if ((t->tf != tf || t->nev != pd_tracefmt_nevents(tf)) &&
-	    build(t, tf) < 0)
-		return NULL;
-	if (len > INT32_MAX || tep_find_event(t->tep, (int)te->id) == NULL)
+	if (t->tf != tf || t->nev != pd_tracefmt_nevents(tf))
+		build(t, tf);
+	if (t->tep == NULL || len > INT32_MAX ||
+	    tep_find_event(t->tep, (int)te->id) == NULL)
 		return NULL;
 	for (i = 0; i < te->nfields; i++)
 		if (pd_tf_field_bytes(&te->fields[i],

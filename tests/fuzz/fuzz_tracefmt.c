@@ -2,11 +2,14 @@
 /*
  * libFuzzer target: the tracing-data parser. The input is a blob as it
  * follows HEADER_TRACING_DATA; every event it yields has its fields
- * looked up in a RAW buffer made of the input's own bytes.
+ * looked up in a RAW buffer made of the input's own bytes, and its text
+ * made from that buffer (pd_tptext: libtraceevent parses the formats
+ * and applies them, so its faults are found here too).
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libcommon/stream/tptext.h"
 #include "libcommon/stream/tracefmt.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -15,14 +18,16 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pd_tracefmt *tf = pd_tracefmt_new();
+	struct pd_tptext *tt = pd_tptext_new();
 	const unsigned char *p;
+	const char *s;
 	const char *why;
 	size_t i, k, n;
 	uint64_t sum = 0;
 	int be;
 
-	if (tf == NULL)
-		return 0;
+	if (tf == NULL || tt == NULL)
+		goto out;
 	/* In two pieces, as the reader hands payloads out in chunks. */
 	if (pd_tracefmt_add(tf, data, size / 2, &why) == 0 &&
 	    pd_tracefmt_add(tf, data + size / 2, size - size / 2, &why) == 0)
@@ -47,8 +52,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						    f->is_signed);
 			}
 		}
+		if ((s = pd_tptext_render(tt, tf, ev, data, size, &n)) !=
+		    NULL && n > 0)
+			sum += (unsigned char)s[n - 1];
 	}
 	(void)sum;
+out:
+	pd_tptext_free(tt);
 	pd_tracefmt_free(tf);
 	return 0;
 }

@@ -5,6 +5,10 @@
  * and last "\n", whatever its length, and a section's lines without a
  * string (no ':', or nothing after it, last or not) skipped. The
  * library's own parser read out of bounds on those (ASan saw it).
+ *
+ * A format that kills libtraceevent's parser (a __print_flags of a
+ * field the event does not have) leaves its event without text, and
+ * the process and the other events' text alive.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +67,69 @@ out:
 	return out;
 }
 
+/*
+ * Events 5 (its __print_flags names a field it lacks), 6 (fine) and 7
+ * (a second deadly one) in one tracing data: 6 has its text, and the
+ * others none. 0 when so.
+ */
+static int
+deadly(void)
+{
+	static const char bad[] =
+	    "name: bad\nID: %u\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:unsigned long state;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	    "print fmt: \"%%s\", __print_flags(REC->nosuch, \"|\", { 1, \"A\" })\n";
+	static const char good[] =
+	    "name: good\nID: 6\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:unsigned long state;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	    "print fmt: \"%%s\", __print_flags(REC->state, \"|\", { 1, \"A\" }, { 2, \"B\" })\n";
+	struct pd_tracefmt *tf = pd_tracefmt_new();
+	struct pd_tptext *t = pd_tptext_new();
+	unsigned char raw[16];
+	char fmt5[512], fmt7[512], fmt6[512];
+	const char *why = NULL, *s;
+	unsigned id;
+	size_t n;
+	int r = -1;
+
+	snprintf(fmt5, sizeof(fmt5), bad, 5);
+	snprintf(fmt6, sizeof(fmt6), good);
+	snprintf(fmt7, sizeof(fmt7), bad, 7);
+	if (tf == NULL || t == NULL)
+		goto out;
+	tf_blob_build(&tb, fmt5, 0);
+	if (pd_tracefmt_add(tf, tb.b, tb.len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0)
+		goto out;
+	tf_blob_build(&tb, fmt6, 0);
+	if (pd_tracefmt_add(tf, tb.b, tb.len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0)
+		goto out;
+	tf_blob_build(&tb, fmt7, 0);
+	if (pd_tracefmt_add(tf, tb.b, tb.len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0)
+		goto out;
+	memset(raw, 0, sizeof(raw));
+	tf_put_at(raw + 8, 3, 8, 0);
+	for (id = 5; id <= 7; id++) {
+		tf_put_at(raw, id, 2, 0);
+		s = pd_tptext_render(t, tf, pd_tracefmt_event(tf, id), raw,
+		    sizeof(raw), &n);
+		if (id == 6 ? s == NULL || n != 3 || memcmp(s, "A|B", 3) != 0 :
+		    s != NULL)
+			goto out;
+	}
+	r = 0;
+out:
+	pd_tptext_free(t);
+	pd_tracefmt_free(tf);
+	return r;
+}
+
 #define text(pk, addr)	textn((pk), sizeof(pk) - 1, (addr))
 
 int
@@ -101,5 +168,6 @@ main(void)
 	/* The section ends at a NUL, as the library's copy of it did. */
 	T(strcmp(text("0x100 : \"a\"\n\0000x200 : \"b\"", 0x200),
 	    "msg=200") == 0);
+	T(deadly() == 0);
 	return T_END();
 }

@@ -45,6 +45,25 @@ grep -v '^  text: ' refused.txt | cmp -s - good.txt ||
 pddump -s refused.data > /dev/null 2> s.err ||
 	fail "refused format: pddump -s exit $?: $(cat s.err)"
 
+# A format that kills libtraceevent's parser, and perf script with it
+# (a __print_flags of a field the event lacks, one byte changed): that
+# event's samples lose their text, the other event keeps its own.
+LC_ALL=C sed 's/__print_flags(REC->prev_state/__print_flags(REC->prev_statE/' \
+    "$C/sched.pipe.data" > deadly.data
+cmp -s "$C/sched.pipe.data" deadly.data && fail "no format changed"
+pddump "$C/sched.pipe.data" > good.txt || fail "pddump exit $?"
+pddump deadly.data > deadly.txt || fail "deadly format: pddump exit $?"
+grep -v '^  text: ' good.txt > good.notext
+grep -v '^  text: ' deadly.txt | cmp -s - good.notext ||
+	fail "deadly format: records changed"
+awk '/ SAMPLE /{ w = /event=sched:sched_wakeup/ } /^  text: / && w' \
+    good.txt > wake.txt
+[ -s wake.txt ] || fail "no sched_wakeup text in $C/sched.pipe.data"
+grep '^  text: ' deadly.txt | cmp -s - wake.txt ||
+	fail "deadly format: text other than sched_wakeup's, or not all of it"
+pddump -s deadly.data > /dev/null 2> s.err ||
+	fail "deadly format: pddump -s exit $?: $(cat s.err)"
+
 need_perf
 pddump --json "$C/sched.pipe.data" > s.json || fail "pddump exit $?"
 perf script -F event,trace -i "$C/sched.pipe.data" > s.txt 2>/dev/null ||
