@@ -40,17 +40,6 @@ put(struct sv *s, const char *name, size_t namelen, enum pd_dfmt fmt,
 	s->v->val(s->v->ctx, &s->d);
 }
 
-/* A field the event may not sample: its value, or PD_D_NONE. */
-static inline void
-put_opt(struct sv *s, uint64_t has, const char *name, size_t namelen,
-    enum pd_dfmt fmt, uint64_t u)
-{
-	if (has)
-		put(s, name, namelen, fmt, u);
-	else
-		put(s, name, namelen, PD_D_NONE, fmt);
-}
-
 static void
 put_ref(struct sv *s, const char *name, size_t namelen, enum pd_dfmt fmt,
     const void *p, size_t len)
