@@ -28,6 +28,8 @@ struct pd_tptext {
 	const struct pd_tracefmt *tf;	/* what tep was built from */
 	size_t			 nev;	/* its events then */
 	struct trace_seq	 seq;
+	/* Where the library reads a record's type: its first event's. */
+	int			 type_off, type_size;
 	unsigned char		*buf;	/* the RAW copy, PAD zeroed after */
 	size_t			 cap;
 };
@@ -242,6 +244,28 @@ probe(const struct pd_tracefmt *tf, unsigned char *ok, size_t n)
 }
 
 /*
+ * The library applies the format of the event the RAW data's
+ * common_type names, not the sample's event's: it reads that type where
+ * its first event has its common_type. type_size 0: it has none.
+ */
+static void
+type_at(struct pd_tptext *t)
+{
+	struct tep_format_field *f;
+	struct tep_event *e;
+
+	t->type_off = t->type_size = 0;
+	if (tep_get_events_count(t->tep) > 0 &&
+	    (e = tep_get_event(t->tep, 0)) != NULL &&
+	    (f = tep_find_common_field(e, "common_type")) != NULL &&
+	    f->offset >= 0 && (f->size == 1 || f->size == 2 ||
+	    f->size == 4 || f->size == 8)) {
+		t->type_off = f->offset;
+		t->type_size = f->size;
+	}
+}
+
+/*
  * The library's view of tracing data tf, as perf's trace-event-read.c
  * builds it: sizes, byte orders, every format, then kallsyms and printk
  * strings for %pS and %s of a format's address. A format the library
@@ -267,6 +291,7 @@ build(struct pd_tptext *t, const struct pd_tracefmt *tf)
 	if (probe(tf, ok, n) == 0 && (t->tep = tep_for(tf)) != NULL) {
 		parse_all(t->tep, tf, ok, n, &at);
 		parse_printk(t->tep, pd_tracefmt_printk(tf));
+		type_at(t);
 	}
 	free(ok);
 }
@@ -302,6 +327,15 @@ pd_tptext_render(struct pd_tptext *t, const struct pd_tracefmt *tf,
 	rec.data = t->buf;
 	rec.size = (int)len;
 	rec.record_size = (int)len;
+	/*
+	 * Only te's fields were checked against the data: data that names
+	 * another event (a crafted stream's) would have that event's read
+	 * past it.
+	 */
+	if (t->type_size == 0 ||
+	    (size_t)t->type_off + (size_t)t->type_size > len ||
+	    tep_data_type(t->tep, &rec) != (int)te->id)
+		return NULL;
 	trace_seq_reset(&t->seq);
 	tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&t->seq);

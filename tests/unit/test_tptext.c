@@ -9,6 +9,10 @@
  * A format that kills libtraceevent's parser (a __print_flags of a
  * field the event does not have) leaves its event without text, and
  * the process and the other events' text alive.
+ *
+ * The library picks the format by the RAW data's common_type, not by
+ * the sample's event: RAW data that says another event (whose fields
+ * were not checked against it) has no text.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -130,6 +134,61 @@ out:
 	return r;
 }
 
+/*
+ * Events 5 (8 bytes) and 6 (a field at offset 200): RAW data of 16
+ * bytes for event 5 whose common_type says 6 has no text; saying 5, it
+ * has event 5's. 0 when so.
+ */
+static int
+other_type(void)
+{
+	static const char f5[] =
+	    "name: small\nID: 5\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:unsigned long v;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	    "print fmt: \"v=%lx\", REC->v\n";
+	static const char f6[] =
+	    "name: big\nID: 6\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:unsigned long far;\toffset:200;\tsize:8;\tsigned:0;\n\n"
+	    "print fmt: \"far=%lx\", REC->far\n";
+	struct pd_tracefmt *tf = pd_tracefmt_new();
+	struct pd_tptext *t = pd_tptext_new();
+	unsigned char raw[16];
+	const char *why = NULL, *s;
+	size_t n;
+	int r = -1;
+
+	if (tf == NULL || t == NULL)
+		goto out;
+	tf_blob_build(&tb, f5, 0);
+	if (pd_tracefmt_add(tf, tb.b, tb.len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0)
+		goto out;
+	tf_blob_build(&tb, f6, 0);
+	if (pd_tracefmt_add(tf, tb.b, tb.len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0)
+		goto out;
+	memset(raw, 0, sizeof(raw));
+	tf_put_at(raw + 8, 0xab, 8, 0);
+	tf_put_at(raw, 6, 2, 0);
+	if (pd_tptext_render(t, tf, pd_tracefmt_event(tf, 5), raw,
+	    sizeof(raw), &n) != NULL)
+		goto out;
+	tf_put_at(raw, 5, 2, 0);
+	s = pd_tptext_render(t, tf, pd_tracefmt_event(tf, 5), raw,
+	    sizeof(raw), &n);
+	if (s == NULL || n != 4 || memcmp(s, "v=ab", 4) != 0)
+		goto out;
+	r = 0;
+out:
+	pd_tptext_free(t);
+	pd_tracefmt_free(tf);
+	return r;
+}
+
 #define text(pk, addr)	textn((pk), sizeof(pk) - 1, (addr))
 
 int
@@ -169,5 +228,6 @@ main(void)
 	T(strcmp(text("0x100 : \"a\"\n\0000x200 : \"b\"", 0x200),
 	    "msg=200") == 0);
 	T(deadly() == 0);
+	T(other_type() == 0);
 	return T_END();
 }
