@@ -30,6 +30,8 @@ struct pd_tptext {
 	struct trace_seq	 seq;
 	/* Where the library reads a record's type: its first event's. */
 	int			 type_off, type_size;
+	int			*unsafe;	/* ids not applied (divisors) */
+	size_t			 nunsafe;
 	unsigned char		*buf;	/* the RAW copy, PAD zeroed after */
 	size_t			 cap;
 };
@@ -55,6 +57,7 @@ pd_tptext_free(struct pd_tptext *t)
 	if (t->tep != NULL)
 		tep_free(t->tep);
 	trace_seq_destroy(&t->seq);
+	free(t->unsafe);
 	free(t->buf);
 	free(t);
 }
@@ -244,6 +247,112 @@ probe(const struct pd_tracefmt *tf, unsigned char *ok, size_t n)
 }
 
 /*
+ * Whether arg (and what follows it) divides only by constants other
+ * than 0. The library divides as the format says, by whatever the data
+ * gives (a field's value): a 0 there is SIGFPE in tep_print_event. The
+ * kernels' formats divide by constants (1000L, sizeof(u64)). Every arg
+ * type that holds others is walked, as the library's free_arg does.
+ */
+static int
+divides_safely(const struct tep_print_arg *arg)
+{
+	const struct tep_print_arg *r;
+
+	for (; arg != NULL; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_OP:
+			if (arg->op.op != NULL && (arg->op.op[0] == '/' ||
+			    arg->op.op[0] == '%') && arg->op.op[1] == '\0') {
+				for (r = arg->op.right; r != NULL &&
+				    r->type == TEP_PRINT_TYPE; r = r->typecast.item)
+					continue;
+				if (r == NULL || r->type != TEP_PRINT_ATOM ||
+				    r->atom.atom == NULL ||
+				    strtoll(r->atom.atom, NULL, 0) == 0)
+					return 0;
+			}
+			if (!divides_safely(arg->op.left) ||
+			    !divides_safely(arg->op.right))
+				return 0;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!divides_safely(arg->typecast.item))
+				return 0;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!divides_safely(arg->flags.field))
+				return 0;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!divides_safely(arg->symbol.field))
+				return 0;
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			if (!divides_safely(arg->hex.field) ||
+			    !divides_safely(arg->hex.size))
+				return 0;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			if (!divides_safely(arg->int_array.field) ||
+			    !divides_safely(arg->int_array.count) ||
+			    !divides_safely(arg->int_array.el_size))
+				return 0;
+			break;
+		case TEP_PRINT_DYNAMIC_ARRAY:
+		case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+			if (!divides_safely(arg->dynarray.index))
+				return 0;
+			break;
+		case TEP_PRINT_FUNC:
+			if (!divides_safely(arg->func.args))
+				return 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
+/* The ids of the events whose formats may divide by 0, in t->unsafe. */
+static void
+find_unsafe(struct pd_tptext *t)
+{
+	int i, n = tep_get_events_count(t->tep);
+	struct tep_event *e;
+	int *g;
+
+	free(t->unsafe);
+	t->unsafe = NULL;
+	t->nunsafe = 0;
+	for (i = 0; i < n; i++) {
+		if ((e = tep_get_event(t->tep, i)) == NULL ||
+		    divides_safely(e->print_fmt.args))
+			continue;
+		if ((g = realloc(t->unsafe, (t->nunsafe + 1) *
+		    sizeof(*g))) == NULL) {
+			tep_free(t->tep);	/* no text rather than a risk */
+			t->tep = NULL;
+			return;
+		}
+		t->unsafe = g;
+		t->unsafe[t->nunsafe++] = e->id;
+	}
+}
+
+static int
+is_unsafe(const struct pd_tptext *t, int id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nunsafe; i++)
+		if (t->unsafe[i] == id)
+			return 1;
+	return 0;
+}
+
+/*
  * The library applies the format of the event the RAW data's
  * common_type names, not the sample's event's: it reads that type where
  * its first event has its common_type. type_size 0: it has none.
@@ -292,6 +401,7 @@ build(struct pd_tptext *t, const struct pd_tracefmt *tf)
 		parse_all(t->tep, tf, ok, n, &at);
 		parse_printk(t->tep, pd_tracefmt_printk(tf));
 		type_at(t);
+		find_unsafe(t);
 	}
 	free(ok);
 }
@@ -334,7 +444,8 @@ pd_tptext_render(struct pd_tptext *t, const struct pd_tracefmt *tf,
 	 */
 	if (t->type_size == 0 ||
 	    (size_t)t->type_off + (size_t)t->type_size > len ||
-	    tep_data_type(t->tep, &rec) != (int)te->id)
+	    tep_data_type(t->tep, &rec) != (int)te->id ||
+	    is_unsafe(t, (int)te->id))
 		return NULL;
 	trace_seq_reset(&t->seq);
 	tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);

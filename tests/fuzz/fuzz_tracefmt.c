@@ -3,11 +3,14 @@
  * libFuzzer target: the tracing-data parser. The input is a blob as it
  * follows HEADER_TRACING_DATA; every event it yields has its fields
  * looked up in a RAW buffer made of the input's own bytes, and its text
- * made from that buffer (pd_tptext: libtraceevent parses the formats
- * and applies them, so its faults are found here too).
+ * made from a copy of them with its id as their common_type
+ * (pd_tptext: libtraceevent parses the formats and applies them, so its
+ * faults are found here too).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "libcommon/stream/tptext.h"
 #include "libcommon/stream/tracefmt.h"
@@ -20,13 +23,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pd_tracefmt *tf = pd_tracefmt_new();
 	struct pd_tptext *tt = pd_tptext_new();
 	const unsigned char *p;
+	const struct pd_tf_field *ct;
+	unsigned char *raw = malloc(size + 1);
 	const char *s;
 	const char *why;
-	size_t i, k, n;
+	size_t i, j, k, n;
 	uint64_t sum = 0;
 	int be;
 
-	if (tf == NULL || tt == NULL)
+	if (tf == NULL || tt == NULL || raw == NULL)
 		goto out;
 	/* In two pieces, as the reader hands payloads out in chunks. */
 	if (pd_tracefmt_add(tf, data, size / 2, &why) == 0 &&
@@ -52,12 +57,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						    f->is_signed);
 			}
 		}
-		if ((s = pd_tptext_render(tt, tf, ev, data, size, &n)) !=
+		memcpy(raw, data, size);
+		if ((ct = pd_tf_event_field(ev, "common_type")) != NULL &&
+		    ct->size <= 8 && (size_t)ct->offset + ct->size <= size)
+			for (j = 0; j < ct->size; j++)
+				raw[ct->offset + j] = (unsigned char)
+				    ((uint64_t)ev->id >>
+				    8 * (be ? ct->size - 1 - j : j));
+		if ((s = pd_tptext_render(tt, tf, ev, raw, size, &n)) !=
 		    NULL && n > 0)
 			sum += (unsigned char)s[n - 1];
 	}
 	(void)sum;
 out:
+	free(raw);
 	pd_tptext_free(tt);
 	pd_tracefmt_free(tf);
 	return 0;

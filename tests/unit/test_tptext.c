@@ -13,6 +13,10 @@
  * The library picks the format by the RAW data's common_type, not by
  * the sample's event: RAW data that says another event (whose fields
  * were not checked against it) has no text.
+ *
+ * It divides by what the data says: an event whose format divides by
+ * other than a constant (0 is SIGFPE) has no text; by a constant, it
+ * has.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -189,6 +193,45 @@ out:
 	return r;
 }
 
+/* The text of v=%d with v = expr, a = 100 and b = b; "" if none. */
+static const char *
+divided(const char *expr, uint64_t b)
+{
+	static char dfmt[512], out[64];
+	struct pd_tracefmt *tf = pd_tracefmt_new();
+	struct pd_tptext *t = pd_tptext_new();
+	unsigned char raw[24];
+	const char *why = NULL, *s;
+	size_t n;
+
+	out[0] = '\0';
+	snprintf(dfmt, sizeof(dfmt), "name: div\nID: 5\nformat:\n"
+	    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:u64 a;\toffset:8;\tsize:8;\tsigned:0;\n"
+	    "\tfield:u64 b;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	    "print fmt: \"v=%%d\", %s\n", expr);
+	tf_blob_build(&tb, dfmt, 0);
+	if (tf == NULL || t == NULL ||
+	    pd_tracefmt_add(tf, tb.b, tb.len, &why) < 0 ||
+	    pd_tracefmt_finish(tf, &why) < 0)
+		goto out;
+	memset(raw, 0, sizeof(raw));
+	tf_put_at(raw, 5, 2, 0);
+	tf_put_at(raw + 8, 100, 8, 0);
+	tf_put_at(raw + 16, b, 8, 0);
+	s = pd_tptext_render(t, tf, pd_tracefmt_event(tf, 5), raw,
+	    sizeof(raw), &n);
+	if (s != NULL && n < sizeof(out)) {
+		memcpy(out, s, n);
+		out[n] = '\0';
+	}
+out:
+	pd_tptext_free(t);
+	pd_tracefmt_free(tf);
+	return out;
+}
+
 #define text(pk, addr)	textn((pk), sizeof(pk) - 1, (addr))
 
 int
@@ -229,5 +272,12 @@ main(void)
 	    "msg=200") == 0);
 	T(deadly() == 0);
 	T(other_type() == 0);
+	T(strcmp(divided("REC->a / REC->b", 0), "") == 0);
+	T(strcmp(divided("REC->a % (int)REC->b", 7), "") == 0);
+	T(strcmp(divided("REC->a / 0", 7), "") == 0);
+	T(strcmp(divided("__print_symbolic(REC->a / (REC->b - 7), { 1, \"x\" })",
+	    7), "") == 0);
+	T(strcmp(divided("REC->a / 4", 0), "v=25") == 0);
+	T(strcmp(divided("REC->a % (u8)16", 0), "v=4") == 0);
 	return T_END();
 }
