@@ -253,9 +253,11 @@ probe(const struct pd_tracefmt *tf, unsigned char *ok, size_t n)
 static int
 divides_safely(const struct tep_print_arg *arg)
 {
-	const struct tep_print_arg *r;
+	const struct tep_print_arg *kid[3], *r;
+	size_t i;
 
 	for (; arg != NULL; arg = arg->next) {
+		kid[0] = kid[1] = kid[2] = NULL;
 		switch (arg->type) {
 		case TEP_PRINT_OP:
 			if (arg->op.op != NULL && (arg->op.op[0] == '/' ||
@@ -268,46 +270,41 @@ divides_safely(const struct tep_print_arg *arg)
 				    strtoll(r->atom.atom, NULL, 0) == 0)
 					return 0;
 			}
-			if (!divides_safely(arg->op.left) ||
-			    !divides_safely(arg->op.right))
-				return 0;
+			kid[0] = arg->op.left;
+			kid[1] = arg->op.right;
 			break;
 		case TEP_PRINT_TYPE:
-			if (!divides_safely(arg->typecast.item))
-				return 0;
+			kid[0] = arg->typecast.item;
 			break;
 		case TEP_PRINT_FLAGS:
-			if (!divides_safely(arg->flags.field))
-				return 0;
+			kid[0] = arg->flags.field;
 			break;
 		case TEP_PRINT_SYMBOL:
-			if (!divides_safely(arg->symbol.field))
-				return 0;
+			kid[0] = arg->symbol.field;
 			break;
 		case TEP_PRINT_HEX:
 		case TEP_PRINT_HEX_STR:
-			if (!divides_safely(arg->hex.field) ||
-			    !divides_safely(arg->hex.size))
-				return 0;
+			kid[0] = arg->hex.field;
+			kid[1] = arg->hex.size;
 			break;
 		case TEP_PRINT_INT_ARRAY:
-			if (!divides_safely(arg->int_array.field) ||
-			    !divides_safely(arg->int_array.count) ||
-			    !divides_safely(arg->int_array.el_size))
-				return 0;
+			kid[0] = arg->int_array.field;
+			kid[1] = arg->int_array.count;
+			kid[2] = arg->int_array.el_size;
 			break;
 		case TEP_PRINT_DYNAMIC_ARRAY:
 		case TEP_PRINT_DYNAMIC_ARRAY_LEN:
-			if (!divides_safely(arg->dynarray.index))
-				return 0;
+			kid[0] = arg->dynarray.index;
 			break;
 		case TEP_PRINT_FUNC:
-			if (!divides_safely(arg->func.args))
-				return 0;
+			kid[0] = arg->func.args;
 			break;
 		default:
 			break;
 		}
+		for (i = 0; i < 3; i++)
+			if (!divides_safely(kid[i]))
+				return 0;
 	}
 	return 1;
 }
