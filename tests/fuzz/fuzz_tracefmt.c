@@ -6,7 +6,16 @@
  * made from a copy of them with its id as their common_type
  * (pd_tptext: libtraceevent parses the formats and applies them, so its
  * faults are found here too).
+ *
+ * pd_tptext parses the formats in a child first and leaves out those
+ * the library dies on. That child would inherit libFuzzer's and the
+ * sanitizers' handlers, and its death would leave a crash-* input
+ * though the target lives on: a fork handler puts the child's
+ * dispositions back to the default and drops the sanitizers' death
+ * callback (libFuzzer's), so the child only dies.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,9 +26,28 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Only in a sanitizer's runtime: a replay without one has none. */
+extern void __sanitizer_set_death_callback(void (*)(void))
+    __attribute__((weak));
+
+static void
+child_dies_quietly(void)
+{
+	static const int deadly[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
+		(void)signal(deadly[i], SIG_DFL);
+	if (__sanitizer_set_death_callback != NULL)
+		__sanitizer_set_death_callback(NULL);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static int forks_quiet;
 	struct pd_tracefmt *tf = pd_tracefmt_new();
 	struct pd_tptext *tt = pd_tptext_new();
 	const unsigned char *p;
@@ -31,6 +59,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t sum = 0;
 	int be;
 
+	if (!forks_quiet) {
+		(void)pthread_atfork(NULL, NULL, child_dies_quietly);
+		forks_quiet = 1;
+	}
 	if (tf == NULL || tt == NULL || raw == NULL)
 		goto out;
 	/* In two pieces, as the reader hands payloads out in chunks. */
